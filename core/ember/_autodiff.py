@@ -1,0 +1,152 @@
+"""Reverse-mode autodiff over recorded primitive calls (the PyNative tape).
+
+While a gradient is being taken (``state.recording > 0``), every primitive call with a tracked
+input (a watched input, a Parameter, or the output of a recorded call) records a ``Node`` on its
+outputs. ``backward`` walks the nodes in reverse topological order and applies each primitive's
+``bprop``, itself written with primitives: when an outer gradient is being taken those calls are
+recorded too, which gives gradients of gradients.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ember.common.tensor import Tensor
+
+
+class _State:
+    __slots__ = ("recording",)
+
+    def __init__(self) -> None:
+        self.recording = 0  # how many gradients are being taken, nested
+
+
+state = _State()
+
+
+class Node:
+    """One recorded call: what ran, on which inputs, giving which output(s)."""
+
+    __slots__ = ("prim", "inputs", "out")
+
+    def __init__(self, prim: Any, inputs: tuple, out: Any) -> None:
+        self.prim = prim
+        self.inputs = inputs
+        self.out = out  # a Tensor, or a tuple of Tensors
+
+    def outputs(self) -> tuple:
+        return self.out if type(self.out) is tuple else (self.out,)
+
+
+#: The node of tensors that gradients are taken with respect to.
+LEAF = Node(None, (), None)
+
+
+def record(prim: Any, args: tuple, out: Any) -> None:
+    """Attach a node to ``out`` if any input is tracked."""
+    for a in args:
+        if isinstance(a, Tensor) and a._node is not None:
+            node = Node(prim, args, out)
+            for o in node.outputs():
+                o._node = node
+            return
+
+
+def watch(value: Any) -> Any:
+    """A tracked alias of a tensor input: a leaf, or an identity of an already tracked one."""
+    if not isinstance(value, Tensor):
+        return value
+    alias = Tensor._make(value._data, value._dtype, value._shape, value._device)
+    alias._node = LEAF if value._node is None or not state.recording else Node(
+        _IDENTITY, (value,), alias)
+    return alias
+
+
+class _Identity:
+    name = "Identity"
+
+    @staticmethod
+    def bprop(x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (dout,)
+
+
+_IDENTITY = _Identity()
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[None]:
+    state.recording += 1
+    try:
+        yield
+    finally:
+        state.recording -= 1
+
+
+@contextlib.contextmanager
+def paused() -> Iterator[None]:
+    """Run without recording (a Cell with its own bprop runs its construct like this)."""
+    saved, state.recording = state.recording, 0
+    try:
+        yield
+    finally:
+        state.recording = saved
+
+
+def _topological(roots: Sequence[Tensor], stop: set[int]) -> list[Node]:
+    order: list[Node] = []
+    seen: set[int] = set()
+    stack: list[tuple[Node, bool]] = [
+        (t._node, False) for t in roots if t._node is not None and id(t) not in stop]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+            continue
+        if node is LEAF or id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        for a in node.inputs:
+            if isinstance(a, Tensor) and a._node is not None and id(a) not in stop:
+                stack.append((a._node, False))
+    return order
+
+
+def backward(roots: Sequence[Tensor], sens: Sequence[Tensor],
+             targets: Sequence[Tensor]) -> list[Tensor | None]:
+    """Gradients of ``roots`` (weighted by ``sens``) with respect to ``targets``."""
+    from ember.ops import functional as F
+
+    stop = {id(t) for t in targets}
+    grads: dict[int, Tensor] = {}
+
+    def accumulate(tensor: Tensor, grad: Tensor) -> None:
+        key = id(tensor)
+        grads[key] = grad if key not in grads else F.add(grads[key], grad)
+
+    for root, s in zip(roots, sens):
+        if root._node is not None:
+            accumulate(root, s)
+    order = _topological(roots, stop)
+    for node in reversed(order):
+        outs = node.outputs()
+        douts = [grads.get(id(o)) for o in outs]
+        if all(d is None for d in douts):
+            continue
+        if type(node.out) is tuple:
+            dout: Any = tuple(F.zeros_like(o) if d is None else d for o, d in zip(outs, douts))
+        else:
+            dout = douts[0]
+        dins = node.prim.bprop(*node.inputs, node.out, dout)
+        for a, g in zip(node.inputs, dins):
+            if g is not None and isinstance(a, Tensor) and a._node is not None:
+                accumulate(a, g)
+    result = [grads.get(id(t)) for t in targets]
+    if not state.recording:  # nothing outer can reach these nodes: break the cycles now
+        for node in order:
+            for o in node.outputs():
+                o._node = None
+            node.inputs = ()
+    return result

@@ -1,0 +1,41 @@
+"""What a backend author imports: the hook marker and the backend declaration."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pluggy
+
+hookimpl = pluggy.HookimplMarker("ember")
+
+
+class MissingKernelError(RuntimeError):
+    """A backend has no kernel for a primitive; raise it from ``kernel(prim)``."""
+
+    def __init__(self, primitive: str, backend: str) -> None:
+        super().__init__(f"the {backend} backend has no kernel for primitive {primitive}")
+        self.primitive = primitive
+        self.backend = backend
+
+
+def _always_available() -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class BackendSpec:
+    """One backend a plugin provides, as returned by the ``ember_backends`` hook.
+
+    ``api_version`` is the core API version (``"major.minor"``) the plugin was built for.
+    ``check_available`` returns None when the backend can run here, else the reason it
+    cannot (for example "no GPU is visible: nvidia-smi lists none"); it is called only when
+    the backend is asked for, and may import what it needs to find out.
+    ``priority`` orders backends when the user sets no ``device_target``: highest wins.
+    """
+
+    device_target: str
+    api_version: str
+    distribution: str
+    priority: int = 0
+    check_available: Callable[[], str | None] = _always_available

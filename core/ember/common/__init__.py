@@ -1,0 +1,1 @@
+"""Tensors, parameters and dtypes (MindSpore's ``mindspore.common``)."""

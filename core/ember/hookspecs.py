@@ -1,0 +1,72 @@
+"""The backend contract: every hook a device plugin may implement.
+
+A backend is a module registered under the entry-point group ``ember.backends``, with the
+entry point's name equal to its ``device_target`` in lower case::
+
+    [project.entry-points."ember.backends"]
+    cpu = "ember_cpu.plugin"
+
+The module implements some of the hooks below, each decorated with :data:`ember.backend.hookimpl`.
+Importing it must be cheap: heavy libraries (TensorFlow, ACL) are imported inside the hooks
+that create executors, never at module level.
+
+Pluggy is used for discovery, configuration and creating executors only. A primitive call in
+PyNative mode does not go through a hook: the core asks for an executor once per
+(device_target, mode) change and calls it directly.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from ember.backend import BackendSpec
+
+hookspec = pluggy.HookspecMarker("ember")
+
+
+@hookspec
+def ember_backends() -> list[BackendSpec]:
+    """Declare the backends this plugin provides.
+
+    Called once, when the core first discovers plugins. Return a list of
+    :class:`ember.backend.BackendSpec`: the ``device_target`` served, the core API version the
+    plugin was built for, its distribution name, its priority when the user sets no
+    ``device_target``, and an availability check. Must not import heavy libraries.
+    """
+
+
+@hookspec(firstresult=True)
+def ember_eager_executor(device_target: str, context: dict[str, Any]) -> Any:
+    """Create the PyNative executor for ``device_target``, or return None if not yours.
+
+    Called once per change of ``device_target`` or ``mode``, never per primitive call.
+    ``context`` is a snapshot of ``get_context()``. Return an object with a
+    ``run(primitive, inputs)`` method: ``inputs`` are the backend's own arrays, the result is
+    one array or a tuple of arrays. First non-None result wins.
+    """
+
+
+@hookspec(firstresult=True)
+def ember_graph_executor(device_target: str, context: dict[str, Any]) -> Any:
+    """Create the Graph-mode executor for ``device_target``, or return None if not yours.
+
+    Called once per change of ``device_target`` or ``mode``. Return an object whose
+    ``compile(graph)`` turns an IR graph into a callable over the backend's arrays.
+    First non-None result wins.
+    """
+
+
+@hookspec
+def ember_context_changed(device_target: str, changes: dict[str, Any]) -> None:
+    """Apply, or reject, context options before the core stores them.
+
+    Called by ``set_context`` after the core has validated every value and before it stores
+    any, with the new values of the keys the call sets and the ``device_target`` in effect
+    after the call. Every plugin is called; one that is not concerned returns at once.
+    Raise ``ValueError`` or ``RuntimeError`` with a message that names the key and what the
+    backend accepts to reject the call: the core then stores nothing. A backend that is not
+    in use yet should not import anything heavy here; it reads the context when first used.
+    """

@@ -1,0 +1,6 @@
+"""Operators, as ``mindspore.ops``: primitive classes, functional forms, composites."""
+
+from ember.ops import functional
+from ember.ops.functional import *  # noqa: F403
+from ember.ops.operations import *  # noqa: F403
+from ember.ops.primitive import Primitive

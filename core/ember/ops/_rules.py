@@ -1,0 +1,59 @@
+"""Shape and dtype rules shared by primitives of the same kind."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ember.common import dtype as mstype
+from ember.common.tensor import Tensor
+
+
+def broadcast_shape(op: str, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """NumPy broadcasting, with an error naming the op and both shapes."""
+    if a == b:
+        return a
+    out = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x != y and x != 1 and y != 1:
+            raise ValueError(f"{op}: shapes {list(a)} and {list(b)} cannot be broadcast "
+                             f"(dimension -{i}: {x} vs {y}); each dimension must be equal or 1")
+        out.append(x if y == 1 else y)
+    return tuple(reversed(out))
+
+
+def check_tensor(op: str, name: str, value: Any,
+                 dtypes: tuple[mstype.Type, ...] = mstype.all_types) -> Tensor:
+    """``value`` if it is a Tensor of one of ``dtypes``; TypeError naming op and input if not."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{op}: input '{name}' must be a Tensor, but got "
+                        f"{type(value).__name__}")
+    if value.dtype not in dtypes:
+        raise TypeError(f"{op}: input '{name}' must have dtype in "
+                        f"[{', '.join(map(str, dtypes))}], but got {value.dtype}")
+    return value
+
+
+def normalize_axis(op: str, axis: Any, ndim: int) -> tuple[int, ...]:
+    """``axis`` (an int, a tuple/list of ints, or () for all) as sorted non-negative axes."""
+    if axis is None or axis == ():
+        return tuple(range(ndim))
+    axes = (axis,) if isinstance(axis, int) else axis
+    if not isinstance(axes, tuple | list) or not all(
+            isinstance(a, int) and not isinstance(a, bool) for a in axes):
+        raise TypeError(f"{op}: axis must be an int or a tuple of ints, but got {axis!r}")
+    result = []
+    for a in axes:
+        if not -max(ndim, 1) <= a < max(ndim, 1):
+            raise ValueError(f"{op}: axis {a} is out of range [{-max(ndim, 1)}, "
+                             f"{max(ndim, 1)}) for a tensor of rank {ndim}")
+        result.append(a % max(ndim, 1))
+    if len(set(result)) != len(result):
+        raise ValueError(f"{op}: axis {axis!r} repeats an axis")
+    return tuple(sorted(result))
+
+
+def as_tensor(value: Any, like: Tensor) -> Tensor:
+    """A Python scalar as a tensor of the dtype MindSpore gives it next to ``like``."""
+    return Tensor(value, mstype.scalar_dtype(value, like.dtype))

@@ -1,0 +1,4 @@
+"""Primitive classes, as ``mindspore.ops.operations`` (imported as ``P``)."""
+
+from ember.ops.operations.array_ops import *  # noqa: F403
+from ember.ops.operations.math_ops import *  # noqa: F403

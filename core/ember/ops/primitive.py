@@ -1,0 +1,104 @@
+"""``Primitive``: one operation, defined once for every backend and both modes.
+
+A primitive subclass holds, in one block, its attributes (validated in ``__init__``), its
+shape/dtype rule (``infer``) and its backward rule (``bprop``, written with other primitives).
+Backends supply only kernels, looked up by the primitive's name.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from ember import _autodiff
+from ember._executor import load_eager, state, to_device
+from ember.common import dtype as mstype
+from ember.common.tensor import Tensor
+
+#: What ``infer`` returns for one output: (shape, dtype).
+Spec = tuple[tuple[int, ...], mstype.Type]
+
+class Primitive:
+    """Base class of primitives, as ``mindspore.ops.Primitive``.
+
+    Subclasses override ``infer(*inputs)``, returning a :data:`Spec` (or a list of them for
+    several outputs) and raising TypeError/ValueError for inputs the primitive does not accept,
+    and ``bprop(*inputs, out, dout)``, returning one gradient per input (None where an input
+    has none). Tensor inputs arrive as Tensors; other inputs (axes, shapes) as Python values.
+    """
+
+    def __init__(self) -> None:
+        self._kernel: Any = None
+        self._kernel_owner: Any = None
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+    def prepare(self, args: tuple) -> tuple:
+        """Convert inputs before ``infer`` (binary ops turn scalars into tensors here)."""
+        return args
+
+    def infer(self, *args: Any) -> Spec | list[Spec]:
+        raise TypeError(f"primitive {self.name} defines no shape/dtype rule (infer)")
+
+    def bprop(self, *args: Any) -> tuple:
+        raise RuntimeError(f"primitive {self.name} has no backward rule: it is not "
+                           "differentiable in ember")
+
+    def attrs(self) -> dict[str, Any]:
+        """The primitive's attributes, as shown in errors and graph dumps."""
+        return {k: v for k, v in vars(self).items() if not k.startswith("_")}
+
+    def __call__(self, *args: Any) -> Any:
+        args = self.prepare(args)
+        spec = self.infer(*args)
+        return run(self, args, spec)
+
+    def __repr__(self) -> str:
+        attrs = ", ".join(f"{k}={v!r}" for k, v in self.attrs().items())
+        return f"Prim[{self.name}]" + (f"<{attrs}>" if attrs else "")
+
+
+def run(prim: Primitive, args: tuple, spec: Spec | list[Spec]) -> Any:
+    """Execute ``prim`` on the current executor and record it for autodiff when asked."""
+    executor = state.eager or load_eager()
+    if prim._kernel_owner is not executor:
+        prim._kernel = executor.kernel(prim)
+        prim._kernel_owner = executor
+    device = executor.device
+    arrays = [
+        (a._data if a._device is device else to_device(a, device)) if isinstance(a, Tensor)
+        else a
+        for a in args
+    ]
+    try:
+        result = prim._kernel(*arrays)
+    except Exception as exc:
+        raise _op_error(prim, args, exc) from None
+    if type(spec) is list:
+        out: Any = tuple(Tensor._make(r, s[1], s[0], device) for r, s in zip(result, spec))
+    else:
+        out = Tensor._make(result, spec[1], spec[0], device)
+    if _autodiff.state.recording:
+        _autodiff.record(prim, args, out)
+    return out
+
+
+def describe(args: tuple) -> str:
+    """Inputs as errors show them: shapes and dtypes of tensors, values of the rest."""
+    return ", ".join(f"Tensor(shape={list(a.shape)}, dtype={a.dtype})" if isinstance(a, Tensor)
+                     else repr(a) for a in args)
+
+
+def user_frame() -> str:
+    """``file:line`` of the innermost caller outside ember, for error messages."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "ember":
+        frame = frame.f_back
+    return "<unknown>" if frame is None else f"{frame.f_code.co_filename}:{frame.f_lineno}"
+
+
+def _op_error(prim: Primitive, args: tuple, exc: Exception) -> RuntimeError:
+    return RuntimeError(f"{prim.name} failed at {user_frame()} on inputs ({describe(args)}): "
+                        f"{type(exc).__name__}: {exc}")

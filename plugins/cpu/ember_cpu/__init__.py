@@ -1,0 +1,1 @@
+"""Ember's CPU backend: every primitive as a NumPy kernel."""

@@ -1,0 +1,22 @@
+"""Entry point of the CPU backend: declares it and creates its executors."""
+
+from __future__ import annotations
+
+from ember.backend import BackendSpec, hookimpl
+
+DEVICE_TARGET = "CPU"
+
+
+@hookimpl
+def ember_backends() -> list[BackendSpec]:
+    return [BackendSpec(DEVICE_TARGET, api_version="1.0", distribution="ember-cpu", priority=0)]
+
+
+
+@hookimpl
+def ember_eager_executor(device_target: str, context: dict) -> object | None:
+    if device_target != DEVICE_TARGET:
+        return None
+    from ember_cpu.executor import NumpyExecutor
+
+    return NumpyExecutor()
