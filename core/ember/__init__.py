@@ -1,15 +1,30 @@
 """Ember: MindSpore 1.6's Python API on pluggable device backends."""
 
-from ember import context
+from ember import context, nn, ops
+from ember.common import dtype
+from ember.common.dtype import (
+    bool_,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+)
+from ember.common.parameter import Parameter, ParameterTuple
+from ember.common.seed import get_seed, set_seed
+from ember.common.tensor import Tensor
 from ember.context import GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_context, set_context
 from ember.version import __version__
 
 __all__ = [
-    "GRAPH_MODE",
-    "PYNATIVE_MODE",
-    "ParallelMode",
-    "__version__",
-    "context",
-    "get_context",
-    "set_context",
+    "GRAPH_MODE", "PYNATIVE_MODE", "ParallelMode", "Parameter", "ParameterTuple", "Tensor",
+    "__version__", "bool_", "context", "dtype", "float16", "float32", "float64",
+    "get_context", "get_seed", "int8", "int16", "int32", "int64", "nn", "ops", "set_context",
+    "set_seed", "uint8", "uint16", "uint32", "uint64",
 ]

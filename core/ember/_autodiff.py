@@ -150,3 +150,98 @@ def backward(roots: Sequence[Tensor], sens: Sequence[Tensor],
                 o._node = None
             node.inputs = ()
     return result
+
+
+# -- gradients that users define: custom bprop, HookBackward, backward hooks ---------------
+def record_alias(prim: Any, inputs: tuple, values: Sequence[Tensor]) -> tuple[Tensor, ...]:
+    """Aliases of ``values`` whose gradients flow through ``prim.bprop`` to ``inputs``.
+
+    Recorded even when no input is tracked, so that a hook still sees the gradient."""
+    aliases = tuple(Tensor._make(v._data, v._dtype, v._shape, v._device) for v in values)
+    node = Node(prim, inputs, aliases if len(aliases) != 1 else aliases[0])
+    for a in aliases:
+        a._node = node
+    return aliases
+
+
+def _as_tuple(value: Any) -> tuple:
+    return value if isinstance(value, tuple) else (value,)
+
+
+class _CellBprop:
+    """A cell with ``bprop``: one node whose backward rule is the cell's."""
+
+    name = "CellBprop"
+
+    def __init__(self, cell: Any) -> None:
+        self.cell = cell
+
+    def bprop(self, *args: Any) -> tuple:
+        *inputs, out, dout = args
+        grads = _as_tuple(self.cell.bprop(*inputs, out, dout))
+        from ember import context
+
+        if context.get_context("check_bprop"):
+            _check_bprop(self.cell, inputs, grads)
+        return grads
+
+
+def _check_bprop(cell: Any, inputs: list, grads: tuple) -> None:
+    name = type(cell).__name__
+    if len(grads) != len(inputs):
+        raise ValueError(f"{name}.bprop returned {len(grads)} gradients, but the cell has "
+                         f"{len(inputs)} inputs: return one gradient per input")
+    for i, (x, g) in enumerate(zip(inputs, grads)):
+        if isinstance(x, Tensor) and isinstance(g, Tensor) and (
+                g.shape != x.shape or g.dtype is not x.dtype):
+            raise ValueError(f"{name}.bprop: gradient {i} has shape {list(g.shape)} and dtype "
+                             f"{g.dtype}, but input {i} has shape {list(x.shape)} and dtype "
+                             f"{x.dtype}")
+        if isinstance(x, Tensor) and g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"{name}.bprop: gradient {i} must be a Tensor, but got "
+                            f"{type(g).__name__}")
+
+
+class _HookOut:
+    """Identity on a hooked cell's outputs; keeps the gradients flowing into the cell."""
+
+    name = "HookOut"
+
+    def __init__(self) -> None:
+        self.grad_input: tuple = ()
+
+    def bprop(self, *args: Any) -> tuple:
+        self.grad_input = _as_tuple(args[-1])
+        return self.grad_input
+
+
+class _HookIn:
+    """Identity on a hooked cell's inputs; calls the hook with both sides' gradients."""
+
+    name = "HookIn"
+
+    def __init__(self, cell_id: str, hook: Any, out_side: _HookOut) -> None:
+        self.cell_id, self.hook, self.out_side = cell_id, hook, out_side
+
+    def bprop(self, *args: Any) -> tuple:
+        grad_output = _as_tuple(args[-1])
+        result = self.hook(self.cell_id, self.out_side.grad_input, grad_output)
+        return grad_output if result is None else _as_tuple(result)
+
+
+def call_cell_with_custom_grad(cell: Any, args: tuple, kwargs: dict) -> Any:
+    """Run a cell whose gradient is its own ``bprop`` or passes its backward hook."""
+    if hasattr(type(cell), "bprop"):
+        with paused():
+            out = cell.construct(*args, **kwargs)
+        if not any(isinstance(a, Tensor) and a._node is not None for a in args):
+            return out
+        aliases = record_alias(_CellBprop(cell), args, _as_tuple(out))
+        return aliases if isinstance(out, tuple) else aliases[0]
+    out_side = _HookOut()
+    tensors = tuple(a for a in args if isinstance(a, Tensor))
+    cell_id = f"{type(cell).__name__}({id(cell)})"
+    inner = iter(record_alias(_HookIn(cell_id, cell._backward_hook, out_side), tensors, tensors))
+    out = cell.construct(*(next(inner) if isinstance(a, Tensor) else a for a in args), **kwargs)
+    aliases = record_alias(out_side, _as_tuple(out), _as_tuple(out))
+    return aliases if isinstance(out, tuple) else aliases[0]

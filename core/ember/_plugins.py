@@ -206,11 +206,9 @@ def apply_context(changes: dict[str, Any], device_target: str) -> None:
     )
 
 
-#: Executors by (device_target, mode); emptied when either changes.
-_executors: dict[tuple[str, int], Any] = {}
-
-
 def context_committed(changes: dict[str, Any]) -> None:
-    """Forget executors made for a device_target or mode that is no longer in effect."""
+    """Forget the executor made for a device_target or mode that is no longer in effect."""
     if "device_target" in changes or "mode" in changes:
-        _executors.clear()
+        from ember._executor import forget_executors
+
+        forget_executors()

@@ -1,6 +1,8 @@
 """Operators, as ``mindspore.ops``: primitive classes, functional forms, composites."""
 
 from ember.ops import functional
+from ember.ops.composite import GradOperation
 from ember.ops.functional import *  # noqa: F403
 from ember.ops.operations import *  # noqa: F403
+from ember.ops.operations.debug_ops import HookBackward, Print
 from ember.ops.primitive import Primitive

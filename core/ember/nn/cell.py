@@ -1,0 +1,202 @@
+"""``Cell``: the base of layers and networks, as ``mindspore.nn.Cell``."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ember import _autodiff
+from ember.common.parameter import Parameter, ParameterTuple
+
+_DEFAULT_PARAMETER_NAME = "Parameter"
+
+
+class Cell:
+    """A layer or network: parameters and child cells as attributes, computation in
+    ``construct``.
+
+    Assigning a Parameter or a Cell to an attribute registers it; parameter names follow the
+    attribute path (``conv1.weight``). Calling the cell runs ``construct``. A subclass may
+    define ``bprop(self, *inputs, out, dout)`` to replace the gradient of the whole cell.
+    """
+
+    def __init__(self, auto_prefix: bool = True, flags: dict | None = None) -> None:
+        object.__setattr__(self, "_params", OrderedDict())
+        object.__setattr__(self, "_cells", OrderedDict())
+        self._auto_prefix = auto_prefix
+        self.training = False
+        self.requires_grad = False
+        self._backward_hook: Callable | None = None
+        self._flags = dict(flags or {})
+
+    # -- attribute registry -----------------------------------------------------------------
+    def __setattr__(self, name: str, value: Any) -> None:
+        if "_params" not in self.__dict__:
+            raise AttributeError(f"{type(self).__name__}.__init__ must call super().__init__() "
+                                 f"before setting attribute '{name}'")
+        params, cells = self._params, self._cells
+        if isinstance(value, Parameter):
+            self.insert_param_to_cell(name, value)
+        elif isinstance(value, Cell):
+            self.insert_child_to_cell(name, value)
+        elif isinstance(value, ParameterTuple):
+            for i, param in enumerate(value):
+                self.insert_param_to_cell(f"{name}.{i}" if not param._named else param.name,
+                                          param, check_name=False)
+            object.__setattr__(self, name, value)
+        else:
+            if name in params:
+                if value is not None:
+                    raise TypeError(f"{type(self).__name__}.{name} is a Parameter; assign a "
+                                    f"Parameter (or use set_data), not {type(value).__name__}")
+                del params[name]
+            cells.pop(name, None)
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        for registry in ("_params", "_cells"):
+            table = self.__dict__.get(registry)
+            if table is not None and name in table:
+                return table[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._params:
+            del self._params[name]
+        elif name in self._cells:
+            del self._cells[name]
+        else:
+            object.__delattr__(self, name)
+
+    def insert_param_to_cell(self, param_name: str, param: Parameter,
+                             check_name: bool = True) -> None:
+        """Register ``param`` under ``param_name``; it takes that name if it has none."""
+        if not isinstance(param, Parameter):
+            raise TypeError(f"insert_param_to_cell: '{param_name}' must be a Parameter, but got "
+                            f"{type(param).__name__}")
+        if check_name and ("." in param_name or not param_name):
+            raise KeyError(f"insert_param_to_cell: parameter name '{param_name}' must be "
+                           "non-empty and contain no '.'")
+        if not param._named:
+            param.name = param_name
+        self.__dict__.pop(param_name, None)
+        self._params[param_name] = param
+
+    def insert_child_to_cell(self, child_name: str, child_cell: Cell) -> None:
+        """Register ``child_cell`` under ``child_name`` and prefix its parameter names."""
+        if not isinstance(child_cell, Cell):
+            raise TypeError(f"insert_child_to_cell: '{child_name}' must be a Cell, but got "
+                            f"{type(child_cell).__name__}")
+        if not child_name or "." in child_name:
+            raise KeyError(f"insert_child_to_cell: child name '{child_name}' must be "
+                           "non-empty and contain no '.'")
+        self.__dict__.pop(child_name, None)
+        self._cells[child_name] = child_cell
+        if self._auto_prefix:
+            child_cell.update_parameters_name(child_name + ".")
+
+    def update_parameters_name(self, prefix: str = "", recurse: bool = True) -> None:
+        """Name every parameter ``prefix`` + its path in this cell."""
+        for name, param in self.parameters_and_names(expand=recurse):
+            param.name = prefix + name
+
+    # -- traversal --------------------------------------------------------------------------
+    def cells_and_names(self, cells: set | None = None,
+                        name_prefix: str = "") -> Iterator[tuple[str, Cell]]:
+        """This cell and every descendant, each once, with its path."""
+        seen = set() if cells is None else cells
+        if id(self) in seen:
+            return
+        seen.add(id(self))
+        yield name_prefix, self
+        for name, cell in self._cells.items():
+            if cell is not None:
+                path = f"{name_prefix}.{name}" if name_prefix else name
+                yield from cell.cells_and_names(seen, path)
+
+    def parameters_and_names(self, name_prefix: str = "",
+                             expand: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """Every parameter once, with its path (``conv1.weight``)."""
+        seen: set[int] = set()
+        cells = self.cells_and_names(name_prefix=name_prefix) if expand else [
+            (name_prefix, self)]
+        for prefix, cell in cells:
+            for name, param in cell._params.items():
+                if param is not None and id(param) not in seen:
+                    seen.add(id(param))
+                    yield (f"{prefix}.{name}" if prefix else name), param
+
+    def get_parameters(self, expand: bool = True) -> Iterator[Parameter]:
+        for _, param in self.parameters_and_names(expand=expand):
+            yield param
+
+    def trainable_params(self, recurse: bool = True) -> list[Parameter]:
+        return [p for p in self.get_parameters(recurse) if p.requires_grad]
+
+    def untrainable_params(self, recurse: bool = True) -> list[Parameter]:
+        return [p for p in self.get_parameters(recurse) if not p.requires_grad]
+
+    def parameters_dict(self, recurse: bool = True) -> OrderedDict[str, Parameter]:
+        return OrderedDict((p.name, p) for p in self.get_parameters(recurse))
+
+    def cells(self) -> Iterator[Cell]:
+        return iter(self._cells.values())
+
+    def name_cells(self) -> OrderedDict[str, Cell]:
+        return OrderedDict(self._cells)
+
+    def init_parameters_data(self, auto_parallel_mode: bool = False) -> dict:
+        """Materialize every parameter's data (already done at creation in ember)."""
+        return {p: p.init_data() for p in self.get_parameters()}
+
+    # -- modes --------------------------------------------------------------------------------
+    def set_train(self, mode: bool = True) -> Cell:
+        """Training (True) or inference (False) behaviour for this cell and its children."""
+        for _, cell in self.cells_and_names():
+            cell.training = mode
+        return self
+
+    def set_grad(self, requires_grad: bool = True) -> Cell:
+        self.requires_grad = requires_grad
+        return self
+
+    # -- calling ------------------------------------------------------------------------------
+    def construct(self, *inputs: Any, **kwargs: Any) -> Any:
+        raise AttributeError(f"{type(self).__name__} defines no construct method: a Cell "
+                             "computes its output in construct(self, *inputs)")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if _autodiff.state.recording and (self._backward_hook is not None
+                                          or hasattr(type(self), "bprop")):
+            return _autodiff.call_cell_with_custom_grad(self, args, kwargs)
+        return self.construct(*args, **kwargs)
+
+    def register_backward_hook(self, hook_fn: Callable) -> None:
+        """Call ``hook_fn(cell_id, grad_input, grad_output)`` when gradients pass this cell:
+        ``grad_input`` flows into the cell's backward (gradients of its outputs),
+        ``grad_output`` is what its backward produces (gradients of its inputs). A return
+        value other than None replaces ``grad_output``."""
+        if not callable(hook_fn):
+            raise TypeError(f"register_backward_hook: hook_fn must be callable, but got "
+                            f"{type(hook_fn).__name__}")
+        self._backward_hook = hook_fn
+
+    @property
+    def cls_name(self) -> str:
+        return type(self).__name__
+
+    # -- printing -----------------------------------------------------------------------------
+    def extend_repr(self) -> str:
+        """The attributes shown between ``<`` and ``>`` in ``repr``."""
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extend_repr()
+        if not self._cells:
+            return f"{type(self).__name__}<{extra}>"
+        body = "\n" + (f"{extra}\n" if extra else "")
+        for name, cell in self._cells.items():
+            body += f"({name}): {cell!r}\n"
+        return f"{type(self).__name__}<" + body.replace("\n", "\n  ") + ">"
+

@@ -1,0 +1,92 @@
+"""Composite operations: ``GradOperation``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ember import _autodiff
+from ember.common.parameter import Parameter
+from ember.common.tensor import Tensor
+
+
+def _check_bool(owner: str, name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{owner}: {name} must be a bool, but got {value!r}")
+    return value
+
+
+class GradOperation:
+    """A higher-order function returning the gradient function of a function or Cell.
+
+    ``GradOperation(get_all=False, get_by_list=False, sens_param=False)(fn, weights)``
+    returns ``grad_fn(*inputs)``: the gradient with respect to the first input; with
+    ``get_all`` a tuple for every input; with ``get_by_list`` a tuple for every Parameter of
+    ``weights`` (a ParameterTuple); with both, ``(input_grads, weight_grads)``. With
+    ``sens_param`` the last input scales the output's gradient (default: ones).
+    """
+
+    def __init__(self, get_all: bool = False, get_by_list: bool = False,
+                 sens_param: bool = False) -> None:
+        self.get_all = _check_bool("GradOperation", "get_all", get_all)
+        self.get_by_list = _check_bool("GradOperation", "get_by_list", get_by_list)
+        self.sens_param = _check_bool("GradOperation", "sens_param", sens_param)
+
+    def __call__(self, fn: Callable, weights: Any = None) -> Callable:
+        if not callable(fn):
+            raise TypeError(f"GradOperation: fn must be a function or a Cell, but got "
+                            f"{type(fn).__name__}")
+        params = self._weights(weights)
+
+        def grad_fn(*args: Any) -> Any:
+            return self._grad(fn, params, args)
+
+        return grad_fn
+
+    def _weights(self, weights: Any) -> list[Parameter]:
+        if not self.get_by_list:
+            return []
+        items = [weights] if isinstance(weights, Parameter) else weights
+        if items is None or not all(isinstance(w, Parameter) for w in items):
+            raise TypeError("GradOperation(get_by_list=True) needs weights: a ParameterTuple "
+                            "or list of Parameters (such as ParameterTuple("
+                            f"net.trainable_params())), but got {type(weights).__name__}")
+        return list(items)
+
+    def _grad(self, fn: Callable, params: list[Parameter], args: tuple) -> Any:
+        from ember import context
+        from ember.ops import functional as F
+
+        if self.sens_param:
+            if not args:
+                raise TypeError("GradOperation(sens_param=True): the gradient function needs "
+                                "the sensitivity as its last input")
+            args, sens = args[:-1], args[-1]
+        if context.get_context("grad_for_scalar"):
+            args = tuple(Tensor(a) if isinstance(a, int | float) and not isinstance(a, bool)
+                         else a for a in args)
+        inputs = [_autodiff.watch(a) for a in args]
+        with _autodiff.recording():
+            out = fn(*inputs)
+        outs = out if isinstance(out, tuple) else (out,)
+        if self.sens_param:
+            senses = sens if isinstance(sens, tuple | list) else (sens,)
+            if len(senses) != len(outs):
+                raise ValueError(f"GradOperation: sens has {len(senses)} items, but the "
+                                 f"function returned {len(outs)} outputs")
+        else:
+            senses = tuple(F.ones_like(o) for o in outs)
+        tensor_inputs = [x for x in inputs if isinstance(x, Tensor)]
+        grads = _autodiff.backward(list(outs), list(senses), tensor_inputs + params)
+        grads = [F.zeros_like(t) if g is None else g for t, g in zip(tensor_inputs + params,
+                                                                       grads)]
+        input_grads, param_grads = tuple(grads[:len(tensor_inputs)]), tuple(
+            grads[len(tensor_inputs):])
+        if self.get_by_list:
+            return (input_grads, param_grads) if self.get_all else param_grads
+        if self.get_all:
+            return input_grads
+        if not input_grads:
+            raise ValueError("GradOperation: the function has no Tensor input to "
+                             "differentiate with respect to")
+        return input_grads[0]
