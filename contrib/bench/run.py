@@ -1,0 +1,94 @@
+"""Run every benchmark in this folder: a table on stdout and JSON on disk.
+
+Each ``bench_*.py`` module defines ``BENCHMARKS``: a list of :class:`Benchmark`. A benchmark
+times ember and a reference measured in the same run (bare NumPy, hand-written code,
+TensorFlow), and reports both with their ratio.
+
+    python contrib/bench/run.py [--only SUBSTRING] [--json bench.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import json
+import platform
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass
+class Benchmark:
+    """``ember()`` and ``reference()`` each do one unit of work (one call, one step)."""
+
+    name: str
+    ember: Callable[[], object]
+    reference: Callable[[], object]
+    reference_name: str
+    goal: str = ""  # the issue's target, shown next to the figures
+
+
+def best_seconds(fn: Callable[[], object], budget: float = 1.0, repeats: int = 5) -> float:
+    """The fastest per-call time over ``repeats`` rounds sized to fill ``budget`` seconds."""
+    fn()  # warm up (caches, compilation)
+    calls, start = 1, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < budget / repeats / 4:
+        fn()
+        calls += 1
+    per_round = max(1, int(calls * (budget / repeats) / max(elapsed, 1e-9)))
+    best = float("inf")
+    gc.collect()
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(per_round):
+            fn()
+        best = min(best, (time.perf_counter() - start) / per_round)
+    return best
+
+
+def _load(path: Path) -> list[Benchmark]:
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.BENCHMARKS
+
+
+def _fmt(seconds: float) -> str:
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("us", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="", help="run benchmarks whose name contains this")
+    parser.add_argument("--json", default="bench.json", help="where to write the results")
+    parser.add_argument("--budget", type=float, default=1.0, help="seconds per measurement")
+    args = parser.parse_args(argv)
+    rows = []
+    print(f"{'benchmark':<44} {'ember':>10} {'reference':>10} {'ratio':>7}  reference / goal")
+    for path in sorted(Path(__file__).parent.glob("bench_*.py")):
+        for bench in _load(path):
+            if args.only not in bench.name:
+                continue
+            ours = best_seconds(bench.ember, args.budget)
+            ref = best_seconds(bench.reference, args.budget)
+            rows.append({"name": bench.name, "ember_s": ours, "reference_s": ref,
+                         "ratio": ours / ref, "reference": bench.reference_name,
+                         "goal": bench.goal})
+            print(f"{bench.name:<44} {_fmt(ours):>10} {_fmt(ref):>10} {ours / ref:>6.2f}x  "
+                  f"{bench.reference_name}; {bench.goal}", flush=True)
+    report = {"python": platform.python_version(), "machine": platform.machine(),
+              "results": rows}
+    Path(args.json).write_text(json.dumps(report, indent=2))
+    print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,174 @@
+"""Backend discovery through entry points, and the four errors of an unusable device_target.
+
+Each test installs small plugins the way a real one is installed, as a distribution with an
+``ember.backends`` entry point (a ``*.dist-info`` folder on ``sys.path``), and runs ember in a
+fresh interpreter so discovery starts from scratch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+GOOD = """
+from ember.backend import BackendSpec, hookimpl
+
+@hookimpl
+def ember_backends():
+    return [BackendSpec("{target}", api_version="{api}", distribution="{dist}", priority={prio},
+                        check_available=lambda: {reason!r})]
+"""
+
+
+def install(site: Path, dist: str, target: str, source: str) -> None:
+    """Write a distribution ``dist`` whose entry point ``target.lower()`` is ``source``."""
+    module = dist.replace("-", "_")
+    (site / f"{module}.py").write_text(textwrap.dedent(source))
+    info = site / f"{module}-0.3.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.3.0\n")
+    (info / "entry_points.txt").write_text(
+        f"[ember.backends]\n{target.lower()} = {module}\n")
+
+
+def install_good(site: Path, dist: str, target: str, api: str = "1.0", prio: int = 5,
+                 reason: str | None = None) -> None:
+    install(site, dist, target,
+            GOOD.format(target=target, api=api, dist=dist, prio=prio, reason=reason))
+
+
+def run_ember(site: Path, code: str, env: dict[str, str] | None = None) -> dict:
+    """Run ``code`` in a fresh interpreter that sees the plugins in ``site``; it prints JSON."""
+    environ = {k: v for k, v in os.environ.items() if k != "EMBER_DEVICE_TARGET"}
+    environ.update(PYTHONPATH=str(site), **(env or {}))
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=environ,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+PROBE = """
+import json, sys
+import ember
+from ember import context
+def attempt(target):
+    try:
+        context.set_context(device_target=target)
+        return ["ok", context.get_context("device_target")]
+    except Exception as exc:
+        return [type(exc).__name__, str(exc)]
+print(json.dumps({t: attempt(t) for t in %r} | {"modules": sorted(
+    m for m in sys.modules if m.split(".")[0] in ("tensorflow", "acl", "heavy"))}))
+"""
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    return tmp_path
+
+
+def test_cpu_backend_is_found_and_is_the_default(site: Path) -> None:
+    result = run_ember(site, "import json, ember; print(json.dumps("
+                             "ember.get_context('device_target')))")
+    assert result == "CPU"
+
+
+def test_not_installed_says_which_distribution_to_install(site: Path) -> None:
+    result = run_ember(site, PROBE % (["GPU", "Ascend"],))
+    kind, message = result["GPU"]
+    assert kind == "BackendError"
+    assert "ember-gpu" in message and 'pip install "ember-core[gpu]"' in message
+    assert 'pip install "ember-core[ascend]"' in result["Ascend"][1]
+
+
+def test_unknown_target_lists_the_valid_ones(site: Path) -> None:
+    result = run_ember(site, PROBE % (["TPU", "cpu"],))
+    kind, message = result["TPU"]
+    assert kind == "ValueError"
+    assert "'TPU'" in message and all(t in message for t in ("CPU", "GPU", "Ascend"))
+    assert "did you mean 'CPU'" in result["cpu"][1]
+
+
+def test_unavailable_backend_is_skipped_when_choosing_the_default(site: Path) -> None:
+    install_good(site, "ember-gpu", "GPU", prio=10, reason="no GPU is visible")
+    code = "import json, ember; print(json.dumps(ember.get_context('device_target')))"
+    assert run_ember(site, code) == "CPU"
+
+
+def test_unavailable_error_message(site: Path) -> None:
+    install_good(site, "ember-gpu", "GPU", prio=10, reason="no GPU is visible (nvidia-smi: none)")
+    result = run_ember(site, PROBE % (["GPU"],))
+    kind, message = result["GPU"]
+    assert kind == "BackendError"
+    assert "installed (ember-gpu) but unavailable" in message
+    assert "no GPU is visible (nvidia-smi: none)" in message
+
+
+def test_plugin_that_fails_to_import_is_named_and_others_keep_working(site: Path) -> None:
+    install(site, "ember-broken", "Broken", "raise ImportError('libfoo.so not found')\n")
+    result = run_ember(site, PROBE % (["Broken", "CPU"],))
+    kind, message = result["Broken"]
+    assert kind == "BackendError"
+    assert "'broken'" in message and "ember-broken" in message
+    assert "ImportError: libfoo.so not found" in message
+    assert result["CPU"] == ["ok", "CPU"]
+
+
+def test_incompatible_api_version_names_both_versions(site: Path) -> None:
+    install_good(site, "ember-future", "Future", api="2.3")
+    result = run_ember(site, PROBE % (["Future"],))
+    kind, message = result["Future"]
+    assert kind == "BackendError"
+    assert "core API 2.3" in message and "core API 1.0" in message
+
+
+def test_third_party_backend_is_selectable_and_wins_by_priority(site: Path) -> None:
+    install_good(site, "ember-mydev", "MyDev", prio=50)
+    result = run_ember(site, PROBE % (["MyDev"],))
+    assert result["MyDev"] == ["ok", "MyDev"]
+    assert run_ember(site, "import json, ember; print(json.dumps("
+                           "ember.get_context('device_target')))") == "MyDev"
+
+
+def test_environment_variable_chooses_the_default(site: Path) -> None:
+    install_good(site, "ember-mydev", "MyDev", prio=50)
+    code = "import json, ember; print(json.dumps(ember.get_context('device_target')))"
+    assert run_ember(site, code, env={"EMBER_DEVICE_TARGET": "CPU"}) == "CPU"
+
+
+def test_discovery_imports_no_heavy_library(site: Path) -> None:
+    install(site, "ember-heavy", "Heavy", """
+        from ember.backend import BackendSpec, hookimpl
+
+        @hookimpl
+        def ember_backends():
+            return [BackendSpec("Heavy", api_version="1.0", distribution="ember-heavy")]
+
+        @hookimpl
+        def ember_eager_executor(device_target, context):
+            if device_target == "Heavy":
+                import heavy_runtime
+    """)
+    (site / "heavy_runtime.py").write_text("raise RuntimeError('imported at discovery')\n")
+    result = run_ember(site, PROBE % (["Heavy"],) + "\nprint(json.dumps(sorted(sys.modules)))")
+    assert "heavy_runtime" not in result
+    assert not any(m.split(".")[0] in ("tensorflow", "acl") for m in result)
+
+
+def test_info_lists_backends_with_status(site: Path) -> None:
+    install(site, "ember-broken", "Broken", "raise ImportError('libfoo.so not found')\n")
+    proc = subprocess.run([sys.executable, "-m", "ember", "info"], capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(site)}, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "ember-core 0.1.0" in out
+    assert "CPU" in out and "ember-cpu" in out and "available" in out
+    assert "ember-broken 0.3.0: UNUSABLE" in out and "libfoo.so not found" in out
+    assert "device_target = CPU" in out
+    assert "mode = 0" in out
