@@ -67,22 +67,34 @@ def run(prim: Primitive, args: tuple, spec: Spec | list[Spec]) -> Any:
         prim._kernel = executor.kernel(prim)
         prim._kernel_owner = executor
     device = executor.device
-    arrays = [
-        (a._data if a._device is device else to_device(a, device)) if isinstance(a, Tensor)
-        else a
-        for a in args
-    ]
+    arrays = []
+    for a in args:
+        if isinstance(a, Tensor):
+            arrays.append(a._data if a._device is device else to_device(a, device))
+        else:
+            arrays.append(a)
     try:
         result = prim._kernel(*arrays)
     except Exception as exc:
         raise _op_error(prim, args, exc) from None
     if type(spec) is list:
-        out: Any = tuple(Tensor._make(r, s[1], s[0], device) for r, s in zip(result, spec))
+        out: Any = tuple(_wrap(r, s, device) for r, s in zip(result, spec))
     else:
-        out = Tensor._make(result, spec[1], spec[0], device)
+        out = _new_tensor(Tensor)
+        out._data = result
+        out._device = device
+        out._shape, out._dtype = spec
+        out._node = None
     if _autodiff.state.recording:
         _autodiff.record(prim, args, out)
     return out
+
+
+_new_tensor = object.__new__
+
+
+def _wrap(data: Any, spec: Spec, device: Any) -> Tensor:
+    return Tensor._make(data, spec[1], spec[0], device)
 
 
 def describe(args: tuple) -> str:

@@ -1,0 +1,99 @@
+"""Tensor operators and methods, each a primitive call (so they are differentiable)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ember.common import dtype as mstype
+from ember.common.tensor import Tensor
+from ember.ops import functional as F
+from ember.ops import operations as P
+
+
+def _shape_args(shape: tuple) -> tuple:
+    return tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], tuple | list) else shape
+
+
+def _axis(axis: Any) -> Any:
+    return () if axis is None else axis
+
+
+def _reduce(primitive: type) -> Any:
+    def method(self: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        return primitive(keep_dims=keepdims)(self, _axis(axis))
+
+    method.__doc__ = f"{primitive.__name__} over ``axis`` (all axes when None)."
+    return method
+
+
+def astype(self: Tensor, dtype: Any, copy: bool = True) -> Tensor:
+    """The tensor converted to ``dtype`` (an ember dtype, NumPy dtype or Python type)."""
+    return F.cast(self, mstype.pytype_to_dtype(dtype))
+
+
+def reshape(self: Tensor, *shape: Any) -> Tensor:
+    return F.reshape(self, _shape_args(shape))
+
+
+def transpose(self: Tensor, *axes: Any) -> Tensor:
+    perm = _shape_args(axes) or tuple(reversed(range(self.ndim)))
+    return F.transpose(self, perm)
+
+
+def expand_dims(self: Tensor, axis: int) -> Tensor:
+    return F.expand_dims(self, axis)
+
+
+def squeeze(self: Tensor, axis: Any = None) -> Tensor:
+    return P.Squeeze(_axis(axis))(self)
+
+
+def flatten(self: Tensor, order: str = "C") -> Tensor:
+    return F.reshape(self, (-1,))
+
+
+def argmax(self: Tensor, axis: Any = None) -> Tensor:
+    if axis is None:
+        return P.Argmax(axis=0)(F.reshape(self, (-1,)))
+    return P.Argmax(axis=axis)(self)
+
+
+def copy(self: Tensor) -> Tensor:
+    return Tensor(self.asnumpy(), self.dtype)
+
+
+def _binary(fn: Any, reflected: bool = False) -> Any:
+    if reflected:
+        return lambda self, other: fn(other, self)
+    return lambda self, other: fn(self, other)
+
+
+def _unary(fn: Any) -> Any:
+    return lambda self: fn(self)
+
+
+def install() -> None:
+    """Attach the operators and methods to ``Tensor``."""
+    from ember.common._indexing import getitem
+
+    table = {
+        "__add__": _binary(F.add), "__radd__": _binary(F.add, True),
+        "__sub__": _binary(F.sub), "__rsub__": _binary(F.sub, True),
+        "__mul__": _binary(F.mul), "__rmul__": _binary(F.mul, True),
+        "__truediv__": _binary(F.real_div), "__rtruediv__": _binary(F.real_div, True),
+        "__pow__": _binary(F.pow), "__rpow__": _binary(F.pow, True),
+        "__matmul__": _binary(F.matmul), "__rmatmul__": _binary(F.matmul, True),
+        "__eq__": _binary(F.equal), "__ne__": _binary(F.not_equal),
+        "__lt__": _binary(F.less), "__le__": _binary(F.less_equal),
+        "__gt__": _binary(F.greater), "__ge__": _binary(F.greater_equal),
+        "__neg__": _unary(F.neg), "__abs__": _unary(F.abs),
+        "__invert__": _unary(F.logical_not),
+        "__getitem__": getitem,
+        "abs": _unary(F.abs), "astype": astype, "reshape": reshape, "view": reshape,
+        "transpose": transpose, "expand_dims": expand_dims, "squeeze": squeeze,
+        "flatten": flatten, "ravel": flatten, "argmax": argmax, "copy": copy,
+        "sum": _reduce(P.ReduceSum), "mean": _reduce(P.ReduceMean),
+        "max": _reduce(P.ReduceMax), "min": _reduce(P.ReduceMin),
+    }
+    for name, fn in table.items():
+        setattr(Tensor, name, fn)

@@ -1,0 +1,133 @@
+"""Tensor construction, dtypes, printed forms and Parameter."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+import ember
+from ember import Parameter, ParameterTuple, Tensor
+
+
+@pytest.mark.parametrize(("data", "dtype", "np_dtype"), [
+    (2.0, ember.float32, np.float32),
+    (2, ember.int64, np.int64),
+    (True, ember.bool_, np.bool_),
+    ([1.0, 2.5], ember.float32, np.float32),
+    ([1, 2], ember.int64, np.int64),
+    ([[True, False]], ember.bool_, np.bool_),
+    (np.zeros((2, 3), np.float16), ember.float16, np.float16),
+    (np.arange(4, dtype=np.uint8), ember.uint8, np.uint8),
+    (np.ones(2, np.float64), ember.float64, np.float64),
+])
+def test_dtype_follows_the_data(data, dtype, np_dtype):
+    t = Tensor(data)
+    assert t.dtype is dtype
+    assert t.asnumpy().dtype == np_dtype
+    np.testing.assert_array_equal(t.asnumpy(), np.asarray(data, np_dtype))
+
+
+def test_explicit_dtype_converts():
+    t = Tensor([1.7, -2.2], ember.int32)
+    assert t.dtype is ember.int32 and t.asnumpy().tolist() == [1, -2]
+    assert Tensor(Tensor([1, 2]), ember.float32).dtype is ember.float32
+
+
+def test_attributes():
+    t = Tensor(np.zeros((2, 3, 4), np.float32))
+    assert (t.shape, t.ndim, t.size, t.itemsize, t.nbytes) == ((2, 3, 4), 3, 24, 4, 96)
+    assert len(t) == 2
+
+
+def test_asnumpy_is_a_copy():
+    a = np.ones(3, np.float32)
+    t = Tensor(a)
+    a[0] = 5
+    t.asnumpy()[1] = 7
+    assert t.asnumpy().tolist() == [1, 1, 1]
+
+
+@pytest.mark.parametrize(("tensor", "text"), [
+    (Tensor(2.0), "Tensor(shape=[], dtype=Float32, value= 2)"),
+    (Tensor(2.5), "Tensor(shape=[], dtype=Float32, value= 2.5)"),
+    (Tensor(np.int32(7)), "Tensor(shape=[], dtype=Int32, value= 7)"),
+    (Tensor(True), "Tensor(shape=[], dtype=Bool, value= True)"),
+    (Tensor(np.array([1, 2, 3], np.int32)), "Tensor(shape=[3], dtype=Int32, value= [1, 2, 3])"),
+    (Tensor(np.array([1.0, -2.0], np.float32)),
+     "Tensor(shape=[2], dtype=Float32, value= [ 1.00000000e+00, -2.00000000e+00])"),
+    (Tensor(np.array([[1, 2], [3, 4]], np.float32)),
+     "Tensor(shape=[2, 2], dtype=Float32, value=\n"
+     "[[ 1.00000000e+00,  2.00000000e+00],\n"
+     " [ 3.00000000e+00,  4.00000000e+00]])"),
+])
+def test_repr_as_mindspore_prints_it(tensor, text):
+    assert repr(tensor) == text
+
+
+def test_str_is_the_numpy_print():
+    assert str(Tensor(np.array([[1, 2], [3, 4]], np.int32))) == "[[1 2]\n [3 4]]"
+    assert str(Tensor(2.0)) == "2.0"
+
+
+def test_bad_data_and_dtype_are_rejected():
+    with pytest.raises(TypeError, match="numbers or booleans"):
+        Tensor(["a", "b"])
+    with pytest.raises(TypeError, match="ember dtype"):
+        Tensor([1, 2], "float32")
+    with pytest.raises(TypeError, match="no dtype for NumPy dtype"):
+        Tensor(np.zeros(2, np.complex64))
+    with pytest.raises(TypeError, match="needs input_data"):
+        Tensor()
+
+
+def test_item_and_truth():
+    assert Tensor(3.5).item() == 3.5 and float(Tensor(3.5)) == 3.5 and int(Tensor(3)) == 3
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(Tensor([1, 2]))
+
+
+def test_dtype_objects():
+    assert str(ember.float32) == "Float32" and repr(ember.uint8) == "UInt8"
+    assert ember.dtype.float32 is ember.float32
+    assert copy.deepcopy(ember.float16) is ember.float16
+    assert ember.dtype.pytype_to_dtype(float) is ember.float64
+    assert ember.dtype.dtype_to_nptype(ember.int8) is np.int8
+
+
+def test_parameter():
+    p = Parameter(Tensor(np.ones((2, 2), np.float32)), name="w")
+    assert repr(p) == "Parameter (name=w, shape=(2, 2), dtype=Float32, requires_grad=True)"
+    assert isinstance(p, Tensor) and p.requires_grad
+    p.set_data(Tensor(np.full((2, 2), 3.0, np.float32)))
+    assert p.asnumpy().tolist() == [[3, 3], [3, 3]]
+    with pytest.raises(ValueError, match="shape \\[3\\].*shape \\[2, 2\\]"):
+        p.set_data(Tensor(np.ones(3, np.float32)))
+    p.requires_grad = False
+    assert not p.requires_grad
+    frozen = Parameter(1.0, name="b", requires_grad=False)
+    assert frozen.shape == () and not frozen.requires_grad
+
+
+def test_parameter_tuple():
+    a, b = Parameter(1.0, name="a"), Parameter(2.0, name="b")
+    params = ParameterTuple([a, b])
+    assert params == (a, b)
+    moments = params.clone("moments", init="zeros")
+    assert [m.name for m in moments] == ["moments.a", "moments.b"]
+    assert moments[1].asnumpy() == 0
+    with pytest.raises(TypeError, match="only Parameters"):
+        ParameterTuple([a, Tensor(1.0)])
+
+
+def test_set_seed_makes_initializers_reproducible():
+    from ember.common import seed
+
+    ember.set_seed(5)
+    first = seed.generator().standard_normal(3)
+    ember.set_seed(5)
+    assert np.array_equal(first, seed.generator().standard_normal(3))
+    assert ember.get_seed() == 5
+    with pytest.raises(ValueError, match="non-negative int"):
+        ember.set_seed(-1)
