@@ -7,6 +7,7 @@ called directly by every primitive: no pluggy call on the hot path.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,6 +40,10 @@ def load_eager() -> Any:
         raise _plugins.BackendError(
             f"the backend for device_target '{target}' provides no PyNative executor "
             "(its plugin implements no ember_eager_executor hook)")
+    if snapshot["mode"] == context.GRAPH_MODE:
+        warnings.warn("GRAPH_MODE: ember does not compile graphs yet; cells and functions run "
+                      "op by op as in PYNATIVE_MODE, with the same results", UserWarning,
+                      stacklevel=4)
     state.eager = executor
     return executor
 
