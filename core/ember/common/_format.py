@@ -9,7 +9,7 @@ from ember.common import dtype as mstype
 
 def _scalar(value: np.generic) -> str:
     if isinstance(value, np.floating):
-        return np.format_float_positional(value, trim="-")
+        return f"{float(value):g}"  # C++ stream formatting: 6 significant digits
     return str(value.item())
 
 
@@ -26,4 +26,6 @@ def tensor_repr(array: np.ndarray, dtype: mstype.Type) -> str:
         return f"{head} {_scalar(array[()])})"
     body = np.array2string(array, separator=", ", formatter={"all": _element},
                            threshold=1000, max_line_width=10**6)
+    if array.ndim > 2:  # NumPy separates blocks with blank lines; MindSpore does not
+        body = "\n".join(line for line in body.split("\n") if line.strip())
     return f"{head}{' ' if array.ndim == 1 else chr(10)}{body})"
