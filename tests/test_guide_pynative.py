@@ -544,6 +544,8 @@ def test_en_lenet_train_step(capsys):
 # (pynative_synchronize has no effect on CPU, where operators already run synchronously; ember
 # warns that it is stored only, which is not what this test is about.)
 @pytest.mark.filterwarnings("ignore:set_context. pynative_synchronize:UserWarning")
+@pytest.mark.xfail(raises=AttributeError, strict=True,
+                   reason="ops.GetNext reads device dataset queues: the training-stack issue")
 def test_synchronous_execution_getnext_error():
     import numpy as np
     import ember.context as context

@@ -45,7 +45,7 @@ def expand_dims(self: Tensor, axis: int) -> Tensor:
 
 
 def squeeze(self: Tensor, axis: Any = None) -> Tensor:
-    return P.Squeeze(_axis(axis))(self)
+    return F.squeeze(self, _axis(axis))
 
 
 def flatten(self: Tensor, order: str = "C") -> Tensor:

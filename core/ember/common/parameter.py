@@ -12,16 +12,13 @@ from ember.common.tensor import Tensor
 
 
 def _initial_array(default_input: Any) -> np.ndarray:
-    from ember.common.initializer import Initializer
-
-    if isinstance(default_input, Initializer):
-        return default_input.init_data().asnumpy()
     if isinstance(default_input, Tensor):
         return default_input.asnumpy()
     if isinstance(default_input, np.ndarray | int | float | bool | list | tuple):
         return Tensor(default_input).asnumpy()
-    raise TypeError("Parameter default_input must be a Tensor, an Initializer, a NumPy array "
-                    f"or a number, but got {type(default_input).__name__}")
+    raise TypeError("Parameter default_input must be a Tensor (such as initializer('normal', "
+                    "shape)), a NumPy array or a number, but got "
+                    f"{type(default_input).__name__}")
 
 
 class Parameter(Tensor):

@@ -60,7 +60,7 @@ class Tensor:
                 raise ValueError("Tensor(init=...) needs both dtype and shape")
             from ember.common.initializer import initializer
 
-            input_data = initializer(init, shape, dtype).init_data().asnumpy()
+            input_data = initializer(init, shape, dtype).asnumpy()
         elif input_data is None:
             raise TypeError("Tensor() needs input_data (an array, scalar, list or Tensor), "
                             "or init with dtype and shape")

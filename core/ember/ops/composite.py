@@ -54,34 +54,13 @@ class GradOperation:
         return list(items)
 
     def _grad(self, fn: Callable, params: list[Parameter], args: tuple) -> Any:
-        from ember import context
-        from ember.ops import functional as F
-
+        sens = None
         if self.sens_param:
             if not args:
                 raise TypeError("GradOperation(sens_param=True): the gradient function needs "
                                 "the sensitivity as its last input")
             args, sens = args[:-1], args[-1]
-        if context.get_context("grad_for_scalar"):
-            args = tuple(Tensor(a) if isinstance(a, int | float) and not isinstance(a, bool)
-                         else a for a in args)
-        inputs = [_autodiff.watch(a) for a in args]
-        with _autodiff.recording():
-            out = fn(*inputs)
-        outs = out if isinstance(out, tuple) else (out,)
-        if self.sens_param:
-            senses = sens if isinstance(sens, tuple | list) else (sens,)
-            if len(senses) != len(outs):
-                raise ValueError(f"GradOperation: sens has {len(senses)} items, but the "
-                                 f"function returned {len(outs)} outputs")
-        else:
-            senses = tuple(F.ones_like(o) for o in outs)
-        tensor_inputs = [x for x in inputs if isinstance(x, Tensor)]
-        grads = _autodiff.backward(list(outs), list(senses), tensor_inputs + params)
-        grads = [F.zeros_like(t) if g is None else g for t, g in zip(tensor_inputs + params,
-                                                                       grads)]
-        input_grads, param_grads = tuple(grads[:len(tensor_inputs)]), tuple(
-            grads[len(tensor_inputs):])
+        _, input_grads, param_grads = value_and_grad(fn, args, params, sens)
         if self.get_by_list:
             return (input_grads, param_grads) if self.get_all else param_grads
         if self.get_all:
@@ -90,3 +69,34 @@ class GradOperation:
             raise ValueError("GradOperation: the function has no Tensor input to "
                              "differentiate with respect to")
         return input_grads[0]
+
+
+def value_and_grad(fn: Callable, args: tuple, params: list[Parameter] = (),
+                   sens: Any = None) -> tuple[Any, tuple[Tensor, ...], tuple[Tensor, ...]]:
+    """Run ``fn(*args)`` once; return its output and the gradients of every Tensor input and
+    of ``params``. ``sens`` is the output's gradient: a Tensor (a tuple for several outputs),
+    or a number that fills each output's shape; default 1."""
+    from ember import context
+    from ember.ops import functional as F
+
+    if context.get_context("grad_for_scalar"):
+        args = tuple(Tensor(a) if isinstance(a, int | float) and not isinstance(a, bool)
+                     else a for a in args)
+    inputs = [_autodiff.watch(a) for a in args]
+    with _autodiff.recording():
+        out = fn(*inputs)
+    outs = out if isinstance(out, tuple) else (out,)
+    if sens is None or isinstance(sens, int | float):
+        scale = 1 if sens is None else sens
+        senses: Any = tuple(F.ones_like(o) if scale == 1 else F.mul(F.ones_like(o), scale)
+                            for o in outs)
+    else:
+        senses = sens if isinstance(sens, tuple | list) else (sens,)
+        if len(senses) != len(outs):
+            raise ValueError(f"GradOperation: sens has {len(senses)} items, but the function "
+                             f"returned {len(outs)} outputs")
+    targets = [x for x in inputs if isinstance(x, Tensor)] + list(params)
+    grads = _autodiff.backward(list(outs), list(senses), targets)
+    grads = [F.zeros_like(t) if g is None else g for t, g in zip(targets, grads)]
+    split = len(targets) - len(params)
+    return out, tuple(grads[:split]), tuple(grads[split:])

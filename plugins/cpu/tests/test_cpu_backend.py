@@ -28,9 +28,11 @@ def test_declared_through_its_entry_point():
 
 
 def test_every_core_primitive_has_a_kernel():
+    from ember.ops.operations.array_ops import _Static  # answered from shapes, no kernel
     from ember_cpu.kernels import KERNELS
 
-    missing = sorted(p.__name__ for p in _all_primitives() if p.__name__ not in KERNELS)
+    missing = sorted(p.__name__ for p in _all_primitives()
+                     if p.__name__ not in KERNELS and not issubclass(p, _Static))
     assert missing == []
 
 

@@ -14,7 +14,81 @@ def _broadcast_to(prim):
     return kernel
 
 
+def _squeeze(prim):
+    axis = prim.axis
+
+    def kernel(x):
+        if not axis:
+            return np.squeeze(x)
+        return np.squeeze(x, axis=tuple({a % x.ndim for a in axis}))
+
+    return kernel
+
+
+def _slice(prim):
+    def kernel(x, begin, size):
+        return np.asarray(x[tuple(slice(b, None if s == -1 else b + s)
+                                  for b, s in zip(begin, size, strict=True))])
+
+    return kernel
+
+
+def _strided_slice(prim):
+    def kernel(x, begin, end, strides):
+        return np.asarray(x[prim.index(x.shape, begin, end, strides)[0]])
+
+    return kernel
+
+
+def _strided_slice_grad(prim):
+    def kernel(dy, shapex, begin, end, strides):
+        out = np.zeros(shapex, dy.dtype)
+        out[prim.index(shapex, begin, end, strides)[0]] = dy
+        return out
+
+    return kernel
+
+
+def _at(indices):
+    """An index array whose last dimension addresses leading dimensions, as NumPy's index."""
+    return tuple(np.moveaxis(indices, -1, 0))
+
+
+def _tensor_scatter_add(prim):
+    def kernel(x, indices, updates):
+        out = x.copy()
+        np.add.at(out, _at(indices), updates)
+        return out
+
+    return kernel
+
+
+def _one_hot(prim):
+    def kernel(indices, depth, on_value, off_value):
+        axis = indices.ndim if prim.axis == -1 else prim.axis
+        positions = np.arange(depth).reshape((depth,) + (1,) * (indices.ndim - axis))
+        hot = np.expand_dims(indices, axis) == positions
+        return np.where(hot, on_value.reshape(()), off_value.reshape(()))
+
+    return kernel
+
+
 KERNELS = {
     "Reshape": lambda p: np.reshape,
+    "Transpose": lambda p: np.transpose,
+    "ExpandDims": lambda p: np.expand_dims,
+    "Squeeze": _squeeze,
+    "Identity": lambda p: lambda x: x,
     "BroadcastTo": _broadcast_to,
+    "Tile": lambda p: np.tile,
+    "Concat": lambda p: lambda *xs: np.concatenate(xs, axis=p.axis),
+    "Stack": lambda p: lambda *xs: np.stack(xs, axis=p.axis),
+    "Split": lambda p: lambda x: tuple(np.split(x, p.output_num, axis=p.axis)),
+    "Slice": _slice,
+    "StridedSlice": _strided_slice,
+    "StridedSliceGrad": _strided_slice_grad,
+    "Gather": lambda p: lambda x, indices, axis: np.asarray(np.take(x, indices, axis=axis)),
+    "GatherNd": lambda p: lambda x, indices: np.asarray(x[_at(indices)]),
+    "TensorScatterAdd": _tensor_scatter_add,
+    "OneHot": _one_hot,
 }

@@ -2,7 +2,43 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
+
+
+def _quiet(fn):
+    """``fn`` run with NumPy's floating-point warnings off: kernels whose results hold inf or
+    NaN by definition (x / 0, log 0, sqrt -1) warn about none of them, as MindSpore's do not."""
+    return np.errstate(all="ignore")(fn)
+
+
+@_quiet
+def _divide(x, y):
+    """``x / y``; integers truncate toward zero, and x / 0 is the dtype's max or min (0 / 0
+    is 0), as MindSpore's CPU kernels compute them."""
+    if x.dtype.kind == "f":
+        return np.true_divide(x, y)
+    quotient = np.floor_divide(x, y)
+    quotient = quotient + ((np.remainder(x, y) != 0) & ((x < 0) != (y < 0)))
+    by_zero = y == 0
+    if np.any(by_zero):
+        info = np.iinfo(x.dtype)
+        limit = np.where(x > 0, info.max, np.where(x < 0, info.min, 0))
+        quotient = np.where(by_zero, limit, quotient)
+    return np.asarray(quotient, dtype=x.dtype)
+
+
+@_quiet
+def _power(x, y):
+    """``x ** y``; integers are raised in double precision and converted back."""
+    if x.dtype.kind == "f":
+        return np.power(x, y)
+    return np.asarray(np.power(x.astype(np.float64), y), dtype=x.dtype)
+
+
+def _quiet_unary(fn):
+    return lambda prim: _quiet(fn)
 
 
 def _reduce(fn):
@@ -10,23 +46,89 @@ def _reduce(fn):
         keep = prim.keep_dims
 
         def kernel(x, axis):
-            axes = None if axis == () else axis
-            return np.asarray(fn(x, axis=tuple(axes) if isinstance(axes, list) else axes,
-                                 keepdims=keep), dtype=x.dtype)
+            axes = None if axis == () or x.ndim == 0 else axis
+            return np.asarray(fn(x, axis=axes, keepdims=keep), dtype=x.dtype)
 
         return kernel
 
     return factory
 
 
+@_quiet
+def _mean(x, axis, keepdims):
+    """The mean, accumulated in float32 for float16 (as ``np.mean``); int means truncate."""
+    total = np.sum(x, axis=axis, keepdims=keepdims,
+                   dtype=np.float32 if x.dtype == np.float16 else None)
+    count = x.size // max(np.size(total), 1) if x.size else 0
+    return np.asarray(np.true_divide(total, count), dtype=x.dtype)
+
+
+def _argmax(prim):
+    axis, dtype = prim.axis, prim.output_type.np_dtype
+    return lambda x: np.asarray(np.argmax(x, axis=axis), dtype=dtype)
+
+
+def _argmax_with_value(prim):
+    axis, keep = prim.axis, prim.keep_dims
+
+    def kernel(x):
+        index = np.argmax(x, axis=axis, keepdims=True)
+        values = np.take_along_axis(x, index, axis)
+        if not keep:
+            index, values = np.squeeze(index, axis), np.squeeze(values, axis)
+        return index.astype(np.int32), values
+
+    return kernel
+
+
+def _matmul(prim):
+    ta, tb = prim.transpose_a, prim.transpose_b
+
+    def kernel(x, y):
+        return np.matmul(np.swapaxes(x, -1, -2) if ta else x, np.swapaxes(y, -1, -2) if tb else y)
+
+    return kernel
+
+
 KERNELS = {
     "Add": lambda p: np.add,
     "Sub": lambda p: np.subtract,
     "Mul": lambda p: np.multiply,
-    "RealDiv": lambda p: np.true_divide,
+    "Div": lambda p: _divide,
+    "RealDiv": lambda p: _divide,
+    "Pow": lambda p: _power,
+    "Maximum": lambda p: np.maximum,
+    "Minimum": lambda p: np.minimum,
+    "Equal": lambda p: np.equal,
+    "NotEqual": lambda p: np.not_equal,
+    "Greater": lambda p: np.greater,
+    "GreaterEqual": lambda p: np.greater_equal,
+    "Less": lambda p: np.less,
+    "LessEqual": lambda p: np.less_equal,
+    "LogicalAnd": lambda p: np.logical_and,
+    "LogicalOr": lambda p: np.logical_or,
+    "LogicalNot": lambda p: np.logical_not,
+    "Select": lambda p: np.where,
     "Neg": lambda p: np.negative,
+    "Square": lambda p: np.square,
+    "Abs": lambda p: np.abs,
+    "Sign": lambda p: np.sign,
+    "Exp": _quiet_unary(np.exp),
+    "Log": _quiet_unary(np.log),
+    "Sqrt": _quiet_unary(np.sqrt),
+    "Rsqrt": _quiet_unary(lambda x: np.reciprocal(np.sqrt(x))),
+    "Reciprocal": _quiet_unary(np.reciprocal),
     "ZerosLike": lambda p: np.zeros_like,
     "OnesLike": lambda p: np.ones_like,
     "Cast": lambda p: lambda x, dtype: x.astype(dtype.np_dtype),
+    "Fill": lambda p: lambda dtype, shape, value: np.full(shape, value, dtype.np_dtype),
+    "AddN": lambda p: lambda *xs: functools.reduce(np.add, xs),
     "ReduceSum": _reduce(np.sum),
+    "ReduceMean": _reduce(_mean),
+    "ReduceMax": _reduce(np.max),
+    "ReduceMin": _reduce(np.min),
+    "Argmax": _argmax,
+    "ArgMaxWithValue": _argmax_with_value,
+    "MatMul": _matmul,
+    "BatchMatMul": _matmul,
 }

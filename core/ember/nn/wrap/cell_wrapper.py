@@ -1,0 +1,48 @@
+"""Cells that wrap a network for training: ``WithLossCell``, ``TrainOneStepCell``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ember.common.parameter import ParameterTuple
+from ember.common.tensor import Tensor
+from ember.nn.cell import Cell
+from ember.nn.optim.optimizer import Optimizer
+from ember.ops.composite import value_and_grad
+
+
+class WithLossCell(Cell):
+    """``loss_fn(backbone(data), label)``: a network with its loss."""
+
+    def __init__(self, backbone: Cell, loss_fn: Cell) -> None:
+        super().__init__(auto_prefix=False)
+        self._backbone = backbone
+        self._loss_fn = loss_fn
+
+    def construct(self, data: Tensor, label: Tensor) -> Tensor:
+        return self._loss_fn(self._backbone(data), label)
+
+    @property
+    def backbone_network(self) -> Cell:
+        return self._backbone
+
+
+class TrainOneStepCell(Cell):
+    """One training step: the loss, its gradients for the optimizer's parameters (scaled by
+    ``sens``), and the optimizer's update. Returns the loss."""
+
+    def __init__(self, network: Cell, optimizer: Optimizer, sens: float = 1.0) -> None:
+        super().__init__(auto_prefix=False)
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"TrainOneStepCell: optimizer must be an nn.Optimizer, but got "
+                            f"{type(optimizer).__name__}")
+        self.network = network
+        self.network.set_grad()
+        self.optimizer = optimizer
+        self.weights = ParameterTuple(optimizer.parameters)
+        self.sens = sens
+
+    def construct(self, *inputs: Any) -> Tensor:
+        loss, _, grads = value_and_grad(self.network, inputs, self.weights, sens=self.sens)
+        self.optimizer(grads)
+        return loss

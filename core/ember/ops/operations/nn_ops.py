@@ -1,0 +1,780 @@
+"""Neural-network primitives: activations, softmax, bias, convolution, pooling, batch norm,
+dropout and losses, with the backward primitives their gradients are written with.
+
+Layouts are MindSpore's: images NCHW, convolution weights (out_channel, in_channel / group,
+kernel_h, kernel_w).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ember.common import dtype as mstype
+from ember.common.tensor import Tensor
+from ember.ops import functional as F
+from ember.ops._rules import check_tensor
+from ember.ops.primitive import Primitive, Spec
+
+__all__ = [
+    "AvgPool",
+    "BatchNorm",
+    "BiasAdd",
+    "Conv2D",
+    "Conv2DBackpropInput",
+    "Dropout",
+    "GeLU",
+    "LogSoftmax",
+    "MaxPool",
+    "ReLU",
+    "ReLU6",
+    "Sigmoid",
+    "Softmax",
+    "SoftmaxCrossEntropyWithLogits",
+    "SparseSoftmaxCrossEntropyWithLogits",
+    "Tanh",
+    "bias_add",
+    "gelu",
+    "log_softmax",
+    "relu",
+    "relu6",
+    "sigmoid",
+    "softmax",
+    "softmax_cross_entropy_with_logits",
+    "sparse_softmax_cross_entropy_with_logits",
+    "tanh",
+]
+
+_FLOAT = mstype.float_type
+
+
+# -- attribute and input checks -------------------------------------------------------------
+def _check_bool(op: str, name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{op}: '{name}' must be a bool, but got {value!r}")
+    return value
+
+
+def _check_int(op: str, name: str, value: Any, minimum: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{op}: '{name}' must be an int, but got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{op}: '{name}' must be an int >= {minimum}, but got {value}")
+    return value
+
+
+def _check_fraction(op: str, name: str, value: Any, zero_ok: bool) -> float:
+    """A float in [0, 1] (``zero_ok``) or in (0, 1]."""
+    if not isinstance(value, float):
+        raise TypeError(f"{op}: '{name}' must be a float, but got {value!r}")
+    if not (0.0 <= value if zero_ok else 0.0 < value) or value > 1.0:
+        raise ValueError(f"{op}: '{name}' must be in {'[0, 1]' if zero_ok else '(0, 1]'}, "
+                         f"but got {value}")
+    return value
+
+
+def _check_choice(op: str, name: str, value: Any, choices: tuple[str, ...]) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{op}: '{name}' must be a str, but got {value!r}")
+    if value not in choices:
+        raise ValueError(f"{op}: '{name}' must be one of {list(choices)}, but got {value!r}")
+    return value
+
+
+def _check_format(op: str, data_format: Any, choices: tuple[str, ...] = ("NCHW",)) -> str:
+    if data_format == "NHWC" and "NHWC" not in choices:
+        raise ValueError(f"{op}: data_format 'NHWC' is not supported (MindSpore runs it only on "
+                         f"GPU); accepted: {list(choices)}")
+    return _check_choice(op, "data_format", data_format, choices)
+
+
+def _is_ints(value: Any) -> bool:
+    return isinstance(value, tuple | list) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value)
+
+
+def _check_window(op: str, name: str, value: Any, four: bool) -> tuple[int, int]:
+    """A positive int, (h, w), or where ``four`` (1, 1, h, w), as (h, w)."""
+    pair = (value, value) if isinstance(value, int) and not isinstance(value, bool) else value
+    if (not _is_ints(pair) or len(pair) not in ((2, 4) if four else (2,))
+            or (len(pair) == 4 and tuple(pair[:2]) != (1, 1)) or min(pair) < 1):
+        forms = "an int, (h, w) or (1, 1, h, w)" if four else "an int or (h, w)"
+        raise ValueError(f"{op}: '{name}' must be a positive {forms}, but got {value!r}")
+    return pair[-2], pair[-1]
+
+
+def _check_pads(op: str, name: str, value: Any) -> tuple[int, int, int, int]:
+    """A non-negative int or (top, bottom, left, right), as the 4-tuple."""
+    pads = (value,) * 4 if isinstance(value, int) and not isinstance(value, bool) else value
+    if not _is_ints(pads) or len(pads) != 4 or min(pads) < 0:
+        raise ValueError(f"{op}: '{name}' must be a non-negative int or a tuple of 4 "
+                         f"(top, bottom, left, right), but got {value!r}")
+    return tuple(pads)  # type: ignore[return-value]
+
+
+def _check_shape(op: str, name: str, value: Any, rank: int) -> tuple[int, ...]:
+    if not _is_ints(value) or len(value) != rank or min(value) < 0:
+        raise ValueError(f"{op}: '{name}' must be a tuple of {rank} non-negative ints, but got "
+                         f"{value!r}")
+    return tuple(value)
+
+
+def _check_rank(op: str, name: str, x: Tensor, ranks: tuple[int, ...]) -> None:
+    if x.ndim not in ranks:
+        raise ValueError(f"{op}: '{name}' must have rank {' or '.join(map(str, ranks))}, but got "
+                         f"shape {list(x.shape)}")
+
+
+def _check_like(op: str, names: tuple[str, ...], tensors: tuple[Tensor, ...],
+                shape: bool = True) -> None:
+    """The tensors after the first have its dtype and, if ``shape``, its shape."""
+    first = tensors[0]
+    for name, t in zip(names[1:], tensors[1:]):
+        if t.dtype is not first.dtype:
+            raise TypeError(f"{op}: '{name}' must have the dtype of '{names[0]}' "
+                            f"({first.dtype}), but got {t.dtype}")
+        if shape and t.shape != first.shape:
+            raise ValueError(f"{op}: '{name}' must have the shape of '{names[0]}' "
+                             f"{list(first.shape)}, but got {list(t.shape)}")
+
+
+def _check_inputs(op: str, names: tuple[str, ...], inputs: tuple,
+                  dtypes: tuple[mstype.Type, ...] = _FLOAT, shape: bool = True) -> None:
+    for name, value in zip(names, inputs):
+        check_tensor(op, name, value, dtypes)
+    _check_like(op, names, inputs, shape)
+
+
+def _window_geometry(pad_mode: str, size: int, k: int, s: int, d: int,
+                     pads: tuple[int, int]) -> tuple[int, int, int]:
+    """(padding before, padding after, output size) of a window of ``k`` taps ``d`` apart,
+    moved by ``s`` over ``size`` elements, padded as MindSpore's 'valid', 'same' or 'pad'."""
+    span = d * (k - 1) + 1
+    if pad_mode == "same":
+        out = -(-size // s)
+        need = max(0, (out - 1) * s + span - size)
+        return need // 2, need - need // 2, out
+    lo, hi = pads if pad_mode == "pad" else (0, 0)
+    return lo, hi, max(0, (size + lo + hi - span) // s + 1)
+
+
+def _cast_to(x: Tensor, dtype: mstype.Type) -> Tensor:
+    return x if x.dtype is dtype else F.cast(x, dtype)
+
+
+def _keep_sum(x: Tensor, axes: tuple[int, ...]) -> Tensor:
+    """``x`` summed over ``axes``, kept as dimensions of size 1."""
+    shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape))
+    return F.reshape(F.reduce_sum(x, axes), shape)
+
+
+class _Family(Primitive):
+    """A primitive whose backward primitives share its attributes (convolutions, pools)."""
+
+    _sibling_attrs: Callable[[], dict[str, Any]]  # the attributes its siblings are made with
+
+    def _sibling(self, cls: type[Primitive]) -> Any:
+        """The primitive of class ``cls`` with this one's attributes, made once (so its kernel
+        is made once too)."""
+        siblings = self.__dict__.setdefault("_siblings", {})
+        if cls not in siblings:
+            siblings[cls] = cls(**self._sibling_attrs())
+        return siblings[cls]
+
+
+# -- activations ----------------------------------------------------------------------------
+class _Elementwise(Primitive):
+    """Inputs of one shape and dtype (named ``_inputs``); the output is like the first."""
+
+    _inputs: tuple[str, ...] = ("x",)
+    _dtypes: tuple[mstype.Type, ...] = _FLOAT
+
+    def infer(self, *inputs: Any) -> Spec:
+        if len(inputs) != len(self._inputs):
+            raise TypeError(f"{self.name} takes {len(self._inputs)} input(s) "
+                            f"({', '.join(self._inputs)}), but got {len(inputs)}")
+        _check_inputs(self.name, self._inputs, inputs, self._dtypes)
+        return inputs[0]._shape, inputs[0]._dtype
+
+
+class ReLU(_Elementwise):
+    """``max(x, 0)``, elementwise, for any number dtype: ``ReLU()(x)``."""
+
+    _dtypes = mstype.number_type
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (_relu_grad(dout, out),)
+
+
+class ReluGrad(_Elementwise):
+    """``y_backprop`` where ``x > 0``, else 0: ``ReluGrad()(y_backprop, x)``."""
+
+    _inputs = ("y_backprop", "x")
+    _dtypes = mstype.number_type
+
+    def bprop(self, dy: Tensor, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return _relu_grad(dout, x), F.zeros_like(x)
+
+
+class ReLU6(_Elementwise):
+    """``min(max(x, 0), 6)``, elementwise: ``ReLU6()(x)``."""
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (_relu6_grad(dout, x),)
+
+
+class ReLU6Grad(_Elementwise):
+    """``y_grad`` where ``0 < x < 6``, else 0: ``ReLU6Grad()(y_grad, x)``."""
+
+    _inputs = ("y_grad", "x")
+
+    def bprop(self, dy: Tensor, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return _relu6_grad(dout, x), F.zeros_like(x)
+
+
+class Sigmoid(_Elementwise):
+    """``1 / (1 + exp(-x))``, elementwise: ``Sigmoid()(x)``."""
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (_sigmoid_grad(out, dout),)
+
+
+class SigmoidGrad(_Elementwise):
+    """``dy * y * (1 - y)`` for ``y = sigmoid(x)``: ``SigmoidGrad()(y, dy)``."""
+
+    _inputs = ("y", "dy")
+
+    def bprop(self, y: Tensor, dy: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        d_y = F.mul(F.mul(dout, dy), F.sub(1.0, F.mul(y, 2.0)))
+        return d_y, _sigmoid_grad(y, dout)
+
+
+class Tanh(_Elementwise):
+    """Hyperbolic tangent, elementwise: ``Tanh()(x)``."""
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (_tanh_grad(out, dout),)
+
+
+class TanhGrad(_Elementwise):
+    """``dy * (1 - y**2)`` for ``y = tanh(x)``: ``TanhGrad()(y, dy)``."""
+
+    _inputs = ("y", "dy")
+
+    def bprop(self, y: Tensor, dy: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        d_y = F.mul(F.mul(F.mul(dout, dy), y), -2.0)
+        return d_y, _tanh_grad(y, dout)
+
+
+class GeLU(_Elementwise):
+    """Gaussian error linear unit in MindSpore's tanh form:
+    ``0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))``: ``GeLU()(x)``."""
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (_gelu_grad(dout, x, out),)
+
+
+class GeLUGrad(_Elementwise):
+    """The derivative of GeLU at ``x`` times ``y_backprop``:
+    ``GeLUGrad()(y_backprop, x, y)`` with ``y = gelu(x)``."""
+
+    _inputs = ("y_backprop", "x", "y")
+
+
+# -- softmax --------------------------------------------------------------------------------
+def _check_axes(op: str, axes: tuple[int, ...], x: Tensor) -> tuple[int, ...]:
+    """``axes`` as non-negative axes of ``x``; ValueError naming ``op`` if out of range."""
+    for a in axes:
+        if not -x.ndim <= a < x.ndim:
+            raise ValueError(f"{op}: axis {a} is out of range [{-x.ndim}, {x.ndim}) for x of "
+                             f"shape {list(x.shape)}")
+    return tuple(a % x.ndim for a in axes)
+
+
+class Softmax(Primitive):
+    """``exp(x) / sum(exp(x))`` over ``axis`` (an int or a tuple of ints):
+    ``Softmax(axis=-1)(x)``."""
+
+    def __init__(self, axis: int | tuple[int, ...] = -1) -> None:
+        super().__init__()
+        axes = (axis,) if isinstance(axis, int) and not isinstance(axis, bool) else axis
+        if not _is_ints(axes) or not axes:
+            raise TypeError(f"Softmax: 'axis' must be an int or a non-empty tuple of ints, "
+                            f"but got {axis!r}")
+        self.axis = tuple(axes)
+
+    def infer(self, x: Any) -> Spec:
+        check_tensor(self.name, "x", x, _FLOAT)
+        _check_axes(self.name, self.axis, x)
+        return x._shape, x._dtype
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        axes = _check_axes(self.name, self.axis, x)
+        return (F.mul(out, F.sub(dout, _keep_sum(F.mul(out, dout), axes))),)
+
+
+class LogSoftmax(Primitive):
+    """``x - log(sum(exp(x)))`` over ``axis``: ``LogSoftmax(axis=-1)(x)``."""
+
+    def __init__(self, axis: int = -1) -> None:
+        super().__init__()
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise TypeError(f"LogSoftmax: 'axis' must be an int, but got {axis!r}")
+        self.axis = axis
+        self._softmax = Softmax(axis)
+
+    def infer(self, x: Any) -> Spec:
+        check_tensor(self.name, "x", x, _FLOAT)
+        _check_axes(self.name, (self.axis,), x)
+        return x._shape, x._dtype
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        axes = _check_axes(self.name, (self.axis,), x)
+        return (F.sub(dout, F.mul(self._softmax(x), _keep_sum(dout, axes))),)
+
+
+# -- bias -----------------------------------------------------------------------------------
+class BiasAdd(Primitive):
+    """``x`` plus the 1-D ``bias`` along the channel axis of ``data_format`` ('NCHW': axis 1,
+    'NHWC': the last, 'NCDHW': axis 1 of a 5-D ``x``): ``BiasAdd()(x, bias)``."""
+
+    def __init__(self, data_format: str = "NCHW") -> None:
+        super().__init__()
+        self.data_format = _check_format(self.name, data_format, ("NCHW", "NHWC", "NCDHW"))
+
+    def _channel_axis(self, x: Tensor) -> int:
+        return x.ndim - 1 if self.data_format == "NHWC" else 1
+
+    def infer(self, x: Any, bias: Any) -> Spec:
+        _check_inputs(self.name, ("x", "bias"), (x, bias), mstype.number_type, shape=False)
+        if x.ndim < 2 or self.data_format == "NCDHW" and x.ndim != 5:
+            rank = "5" if self.data_format == "NCDHW" else ">= 2"
+            raise ValueError(f"BiasAdd: 'x' must have rank {rank} for data_format "
+                             f"{self.data_format!r}, but got shape {list(x.shape)}")
+        channels = x.shape[self._channel_axis(x)]
+        if bias.shape != (channels,):
+            raise ValueError(f"BiasAdd: 'bias' must have shape [{channels}] (the channels of x "
+                             f"of shape {list(x.shape)} in {self.data_format}), but got "
+                             f"{list(bias.shape)}")
+        return x._shape, x._dtype
+
+    def bprop(self, x: Tensor, bias: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        channel = self._channel_axis(x)
+        return dout, F.reduce_sum(dout, tuple(i for i in range(x.ndim) if i != channel))
+
+
+# -- convolution ----------------------------------------------------------------------------
+class _Conv2DBase(_Family):
+    """The attributes, geometry and shape checks that Conv2D and its backward primitives
+    share. ``pad_list``, where given, is the padding (top, bottom, left, right) to use."""
+
+    pad_list: tuple[int, int, int, int] | None = None
+
+    def __init__(self, out_channel: int, kernel_size: int | tuple[int, int], mode: int,
+                 pad_mode: str, pad: int | tuple[int, int, int, int], stride: Any, dilation: Any,
+                 group: int, data_format: str) -> None:
+        super().__init__()
+        op = self.name
+        self.out_channel = _check_int(op, "out_channel", out_channel, 1)
+        self.kernel_size = _check_window(op, "kernel_size", kernel_size, four=False)
+        if mode != 1 or not isinstance(mode, int) or isinstance(mode, bool):
+            raise ValueError(f"{op}: 'mode' must be 1, but got {mode!r}")
+        self.mode = mode
+        self.pad_mode = _check_choice(op, "pad_mode", pad_mode, ("valid", "same", "pad"))
+        self.pad = _check_pads(op, "pad", pad)
+        if pad_mode != "pad" and any(self.pad):
+            raise ValueError(f"{op}: 'pad' must be 0 when 'pad_mode' is {pad_mode!r} (only "
+                             f"'pad' uses it), but got {pad!r}")
+        self.stride = (1, 1, *_check_window(op, "stride", stride, four=True))
+        self.dilation = (1, 1, *_check_window(op, "dilation", dilation, four=True))
+        self.group = _check_int(op, "group", group, 1)
+        if out_channel % group:
+            raise ValueError(f"{op}: 'out_channel' ({out_channel}) must be divisible by "
+                             f"'group' ({group})")
+        self.data_format = _check_format(op, data_format)
+
+    def _sibling_attrs(self) -> dict[str, Any]:
+        explicit = self.pad_list is not None
+        return {"out_channel": self.out_channel, "kernel_size": self.kernel_size,
+                "mode": self.mode, "pad_mode": "pad" if explicit else self.pad_mode,
+                "pad": self.pad_list if explicit else self.pad, "stride": self.stride,
+                "dilation": self.dilation, "group": self.group,
+                "data_format": self.data_format}
+
+    def geometry(self, hw: tuple[int, ...]) -> tuple[tuple[int, int, int, int], tuple[int, int]]:
+        """Padding (top, bottom, left, right) and output (height, width) for an input of
+        (height, width) ``hw``."""
+        mode, pads = ("pad", self.pad_list) if self.pad_list is not None else (
+            self.pad_mode, self.pad)
+        (kh, kw), stride, dilation = self.kernel_size, self.stride, self.dilation
+        top, bottom, ho = _window_geometry(mode, hw[0], kh, stride[2], dilation[2], pads[:2])
+        left, right, wo = _window_geometry(mode, hw[1], kw, stride[3], dilation[3], pads[2:])
+        return (top, bottom, left, right), (ho, wo)
+
+    def _out_shape(self, x_shape: tuple[int, ...], w_shape: tuple[int, ...]) -> tuple[int, ...]:
+        """The (checked) output shape of the convolution of ``x_shape`` by ``w_shape``."""
+        op = self.name
+        if w_shape[0] != self.out_channel or tuple(w_shape[2:]) != self.kernel_size:
+            raise ValueError(f"{op}: the weight must have shape [out_channel, in_channel / "
+                             f"group, *kernel_size] = [{self.out_channel}, _, "
+                             f"{self.kernel_size[0]}, {self.kernel_size[1]}], but got "
+                             f"{list(w_shape)}")
+        if x_shape[1] != w_shape[1] * self.group:
+            raise ValueError(f"{op}: x of shape {list(x_shape)} has {x_shape[1]} channels, but "
+                             f"the weight of shape {list(w_shape)} with group {self.group} "
+                             f"expects {w_shape[1] * self.group}")
+        _, (ho, wo) = self.geometry(x_shape[2:])
+        if ho < 1 or wo < 1:
+            raise ValueError(f"{op}: x of shape {list(x_shape)} is too small for kernel "
+                             f"{list(self.kernel_size)} with dilation {list(self.dilation[2:])} "
+                             f"and pad_mode {self.pad_mode!r}: the output would be "
+                             f"{ho} x {wo}")
+        return x_shape[0], self.out_channel, ho, wo
+
+    def _check_dout(self, dout: Tensor, expected: tuple[int, ...]) -> None:
+        if dout.shape != expected:
+            raise ValueError(f"{self.name}: 'dout' must have the convolution's output shape "
+                             f"{list(expected)}, but got {list(dout.shape)}")
+
+
+class Conv2D(_Conv2DBase):
+    """2-D cross-correlation of NCHW ``x`` with weight (out_channel, C / group, kh, kw):
+    ``Conv2D(out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1, dilation=1,
+    group=1, data_format="NCHW")(x, weight)``."""
+
+    def __init__(self, out_channel: int, kernel_size: int | tuple[int, int], mode: int = 1,
+                 pad_mode: str = "valid", pad: int | tuple[int, int, int, int] = 0,
+                 stride: Any = 1, dilation: Any = 1, group: int = 1,
+                 data_format: str = "NCHW") -> None:
+        super().__init__(out_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group,
+                         data_format)
+
+    def infer(self, x: Any, weight: Any) -> Spec:
+        _check_inputs(self.name, ("x", "weight"), (x, weight), shape=False)
+        _check_rank(self.name, "x", x, (4,))
+        _check_rank(self.name, "weight", weight, (4,))
+        return self._out_shape(x.shape, weight.shape), x.dtype
+
+    def bprop(self, x: Tensor, w: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (self._sibling(Conv2DBackpropInput)(dout, w, x.shape),
+                self._sibling(Conv2DBackpropFilter)(dout, x, w.shape))
+
+
+class _Conv2DBackprop(_Conv2DBase):
+    """MindSpore's argument order: (out_channel, kernel_size, pad_mode, pad, pad_list, mode,
+    stride, dilation, group, data_format)."""
+
+    def __init__(self, out_channel: int, kernel_size: int | tuple[int, int],
+                 pad_mode: str = "valid", pad: int | tuple[int, int, int, int] = 0,
+                 pad_list: tuple[int, int, int, int] | None = None, mode: int = 1,
+                 stride: Any = 1, dilation: Any = 1, group: int = 1,
+                 data_format: str = "NCHW") -> None:
+        super().__init__(out_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group,
+                         data_format)
+        if pad_list is not None:
+            self.pad_list = _check_pads(self.name, "pad_list", pad_list)
+
+
+class Conv2DBackpropInput(_Conv2DBackprop):
+    """The gradient of Conv2D with respect to its input, of shape ``input_size``:
+    ``Conv2DBackpropInput(out_channel, kernel_size, ...)(dout, weight, input_size)``."""
+
+    def infer(self, dout: Any, weight: Any, input_size: Any) -> Spec:
+        _check_inputs(self.name, ("dout", "weight"), (dout, weight), shape=False)
+        _check_rank(self.name, "weight", weight, (4,))
+        input_size = _check_shape(self.name, "input_size", input_size, 4)
+        self._check_dout(dout, self._out_shape(input_size, weight.shape))
+        return input_size, dout.dtype
+
+    def bprop(self, dout: Tensor, w: Tensor, input_size: Any, out: Tensor,
+              grad: Tensor) -> tuple:
+        return (self._sibling(Conv2D)(grad, w),
+                self._sibling(Conv2DBackpropFilter)(dout, grad, w.shape), None)
+
+
+class Conv2DBackpropFilter(_Conv2DBackprop):
+    """The gradient of Conv2D with respect to its weight, of shape ``filter_size``:
+    ``Conv2DBackpropFilter(out_channel, kernel_size, ...)(dout, x, filter_size)``."""
+
+    def infer(self, dout: Any, x: Any, filter_size: Any) -> Spec:
+        _check_inputs(self.name, ("dout", "x"), (dout, x), shape=False)
+        _check_rank(self.name, "x", x, (4,))
+        filter_size = _check_shape(self.name, "filter_size", filter_size, 4)
+        self._check_dout(dout, self._out_shape(x.shape, filter_size))
+        return filter_size, dout.dtype
+
+    def bprop(self, dout: Tensor, x: Tensor, filter_size: Any, out: Tensor,
+              grad: Tensor) -> tuple:
+        return (self._sibling(Conv2D)(x, grad),
+                self._sibling(Conv2DBackpropInput)(dout, grad, x.shape), None)
+
+
+# -- pooling --------------------------------------------------------------------------------
+class _Pool(_Family):
+    """Pooling attributes as MindSpore stores them: kernel_size and strides as (1, 1, h, w),
+    pad_mode upper-case ('VALID' or 'SAME', given in either case)."""
+
+    def __init__(self, kernel_size: int | tuple[int, int] = 1, strides: int | tuple[int, int] = 1,
+                 pad_mode: str = "valid", data_format: str = "NCHW") -> None:
+        super().__init__()
+        op = self.name
+        self.kernel_size = (1, 1, *_check_window(op, "kernel_size", kernel_size, four=False))
+        self.strides = (1, 1, *_check_window(op, "strides", strides, four=False))
+        self.pad_mode = _check_choice(op, "pad_mode", pad_mode.upper() if isinstance(
+            pad_mode, str) else pad_mode, ("VALID", "SAME"))
+        self.data_format = _check_format(op, data_format)
+
+    def _sibling_attrs(self) -> dict[str, Any]:
+        return {"kernel_size": self.kernel_size[2:], "strides": self.strides[2:],
+                "pad_mode": self.pad_mode, "data_format": self.data_format}
+
+    def geometry(self, hw: tuple[int, ...]) -> tuple[tuple[int, int, int, int], tuple[int, int]]:
+        """Padding (top, bottom, left, right) and output (height, width) for an input of
+        (height, width) ``hw``."""
+        mode, (kh, kw), (sh, sw) = self.pad_mode.lower(), self.kernel_size[2:], self.strides[2:]
+        top, bottom, ho = _window_geometry(mode, hw[0], kh, sh, 1, (0, 0))
+        left, right, wo = _window_geometry(mode, hw[1], kw, sw, 1, (0, 0))
+        return (top, bottom, left, right), (ho, wo)
+
+    def _out_shape(self, x: Tensor) -> tuple[int, ...]:
+        check_tensor(self.name, "x", x, _FLOAT)
+        _check_rank(self.name, "x", x, (4,))
+        _, (ho, wo) = self.geometry(x.shape[2:])
+        if ho < 1 or wo < 1:
+            raise ValueError(f"{self.name}: x of shape {list(x.shape)} is too small for "
+                             f"kernel_size {list(self.kernel_size[2:])} with pad_mode "
+                             f"{self.pad_mode!r}: the output would be {ho} x {wo}")
+        return (*x.shape[:2], ho, wo)
+
+    def infer(self, x: Any) -> Spec:
+        return self._out_shape(x), x.dtype
+
+
+class _PoolGrad(_Pool):
+    """Inputs (x_origin, out_origin, grad): the pool's input, its output and the output's
+    gradient; the result is the gradient with respect to ``x_origin``."""
+
+    def infer(self, x: Any, out: Any, grad: Any) -> Spec:
+        out_shape = self._out_shape(x)
+        _check_inputs(self.name, ("x_origin", "out_origin", "grad"), (x, out, grad),
+                      shape=False)
+        for name, t in (("out_origin", out), ("grad", grad)):
+            if t.shape != out_shape:
+                raise ValueError(f"{self.name}: '{name}' must have the pool's output shape "
+                                 f"{list(out_shape)}, but got {list(t.shape)}")
+        return x._shape, x._dtype
+
+
+class MaxPool(_Pool):
+    """The maximum of each window of NCHW ``x``:
+    ``MaxPool(kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW")(x)``."""
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (self._sibling(MaxPoolGrad)(x, out, dout),)
+
+
+class MaxPoolGrad(_PoolGrad):
+    """``grad`` routed to the first maximum of each window:
+    ``MaxPoolGrad(kernel_size, strides, pad_mode)(x_origin, out_origin, grad)``."""
+
+
+class AvgPool(_Pool):
+    """The mean of each window of NCHW ``x`` (with 'SAME', of its elements inside ``x``):
+    ``AvgPool(kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW")(x)``."""
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (self._sibling(AvgPoolGrad)(x, out, dout),)
+
+
+class AvgPoolGrad(_PoolGrad):
+    """``grad`` spread evenly over each window:
+    ``AvgPoolGrad(kernel_size, strides, pad_mode)(x_origin, out_origin, grad)``."""
+
+    def bprop(self, x: Tensor, out: Tensor, grad: Tensor, dx: Tensor, dout: Tensor) -> tuple:
+        return F.zeros_like(x), F.zeros_like(out), self._sibling(AvgPool)(dout)
+
+
+# -- batch normalization --------------------------------------------------------------------
+class BatchNorm(Primitive):
+    """Batch normalization of (N, C) or NCHW ``x`` per channel:
+    ``BatchNorm(is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW")(x, scale,
+    bias, mean, variance)`` -> (y, batch_mean, batch_variance, reserve_space_1,
+    reserve_space_2).
+
+    Training: ``y`` uses the batch's statistics; ``batch_mean`` is their mean and
+    ``batch_variance`` their unbiased variance (divided by n - 1, as the moving variance is
+    updated on GPU and Ascend); ``reserve_space_1`` and ``reserve_space_2`` are the mean and
+    the biased variance ``y`` used. The inputs ``mean`` and ``variance`` are not read and not
+    updated: ``nn.BatchNorm2d`` updates its moving statistics from ``batch_mean`` and
+    ``batch_variance`` with ``momentum``. Inference: ``y`` uses ``mean`` and ``variance``,
+    which are also returned as the four other outputs.
+    """
+
+    def __init__(self, is_training: bool = False, epsilon: float = 1e-5, momentum: float = 0.1,
+                 data_format: str = "NCHW") -> None:
+        super().__init__()
+        self.is_training = _check_bool(self.name, "is_training", is_training)
+        self.epsilon = _check_fraction(self.name, "epsilon", epsilon, zero_ok=False)
+        self.momentum = _check_fraction(self.name, "momentum", momentum, zero_ok=True)
+        self.data_format = _check_format(self.name, data_format)
+        self._grad = BatchNormGrad(is_training, epsilon, data_format)
+
+    def infer(self, x: Any, scale: Any, bias: Any, mean: Any, variance: Any) -> list[Spec]:
+        op = self.name
+        check_tensor(op, "x", x, _FLOAT)
+        _check_rank(op, "x", x, (2, 4))
+        _check_inputs(op, ("scale", "bias"), (scale, bias))
+        _check_inputs(op, ("mean", "variance"), (mean, variance))
+        channels = x.shape[1]
+        for name, t in (("scale", scale), ("mean", mean)):
+            if t.shape != (channels,):
+                raise ValueError(f"{op}: '{name}' must have shape [{channels}] (the channels "
+                                 f"of x of shape {list(x.shape)}), but got {list(t.shape)}")
+        if self.is_training and x.size == 0:
+            raise ValueError(f"{op}: in training, x must hold values to take statistics of, "
+                             f"but its shape is {list(x.shape)}")
+        stats = ((channels,), scale.dtype)
+        return [(x.shape, x.dtype), stats, stats, stats, stats]
+
+    def bprop(self, x: Tensor, scale: Tensor, bias: Tensor, mean: Tensor, variance: Tensor,
+              out: tuple, dout: tuple) -> tuple:
+        if self.is_training:
+            dx, dscale, dbias = self._grad(dout[0], x, scale, out[3], out[4])
+            return dx, dscale, dbias, F.zeros_like(mean), F.zeros_like(variance)
+        dx, dscale, dbias = self._grad(dout[0], x, scale, mean, variance)
+        axes = (0, *range(2, x.ndim))
+        dmean = F.neg(F.reduce_sum(dx, axes))
+        dvariance = F.real_div(F.mul(F.mul(dscale, scale), -0.5), F.add(variance, self.epsilon))
+        return dx, dscale, dbias, _cast_to(dmean, mean.dtype), _cast_to(dvariance, mean.dtype)
+
+
+class BatchNormGrad(Primitive):
+    """Gradients of BatchNorm's ``y`` with respect to x, scale and bias, from the statistics
+    ``y`` used: ``BatchNormGrad(is_training, epsilon)(dy, x, scale, reserve_space_1,
+    reserve_space_2)`` -> (dx, dscale, dbias)."""
+
+    def __init__(self, is_training: bool = False, epsilon: float = 1e-5,
+                 data_format: str = "NCHW") -> None:
+        super().__init__()
+        self.is_training = _check_bool(self.name, "is_training", is_training)
+        self.epsilon = _check_fraction(self.name, "epsilon", epsilon, zero_ok=False)
+        self.data_format = _check_format(self.name, data_format)
+
+    def infer(self, dy: Any, x: Any, scale: Any, mean: Any, variance: Any) -> list[Spec]:
+        op = self.name
+        _check_inputs(op, ("dy", "x"), (dy, x))
+        _check_rank(op, "x", x, (2, 4))
+        _check_inputs(op, ("scale",), (scale,))
+        _check_inputs(op, ("reserve_space_1", "reserve_space_2"), (mean, variance))
+        for name, t in (("scale", scale), ("reserve_space_1", mean)):
+            if t.shape != (x.shape[1],):
+                raise ValueError(f"{op}: '{name}' must have shape [{x.shape[1]}], but got "
+                                 f"{list(t.shape)}")
+        stats = ((x.shape[1],), scale.dtype)
+        return [(x.shape, x.dtype), stats, stats]
+
+
+# -- dropout --------------------------------------------------------------------------------
+class Dropout(Primitive):
+    """Zeroes each element of ``x`` with probability ``1 - keep_prob`` and scales the rest by
+    ``1 / keep_prob``: ``Dropout(keep_prob=0.5, Seed0=0, Seed1=0)(x)`` -> (output, mask), the
+    mask of 0s and 1s having the shape and dtype of ``x``. The masks drawn are reproducible
+    under ``ember.set_seed`` or nonzero seeds."""
+
+    def __init__(self, keep_prob: float = 0.5,
+                 Seed0: int = 0, Seed1: int = 0) -> None:  # noqa: N803 (MindSpore's names)
+        super().__init__()
+        self.keep_prob = _check_fraction(self.name, "keep_prob", keep_prob, zero_ok=False)
+        self.seed0 = _check_int(self.name, "Seed0", Seed0, 0)
+        self.seed1 = _check_int(self.name, "Seed1", Seed1, 0)
+        self._grad = DropoutGrad(keep_prob)
+
+    def infer(self, x: Any) -> list[Spec]:
+        check_tensor(self.name, "x", x, _FLOAT)
+        return [(x.shape, x.dtype), (x.shape, x.dtype)]
+
+    def bprop(self, x: Tensor, out: tuple, dout: tuple) -> tuple:
+        return (self._grad(dout[0], out[1]),)
+
+
+class DropoutGrad(Primitive):
+    """``dy * mask / keep_prob``: ``DropoutGrad(keep_prob=0.5)(dy, mask)``."""
+
+    def __init__(self, keep_prob: float = 0.5) -> None:
+        super().__init__()
+        self.keep_prob = _check_fraction(self.name, "keep_prob", keep_prob, zero_ok=False)
+
+    def infer(self, dy: Any, mask: Any) -> Spec:
+        _check_inputs(self.name, ("dy", "mask"), (dy, mask))
+        return dy.shape, dy.dtype
+
+    def bprop(self, dy: Tensor, mask: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return self(dout, mask), self(dout, dy)
+
+
+# -- losses ---------------------------------------------------------------------------------
+class SoftmaxCrossEntropyWithLogits(Primitive):
+    """Cross entropy of softmax(``logits``) against one-hot (or soft) ``labels``, both (N, C):
+    ``SoftmaxCrossEntropyWithLogits()(logits, labels)`` -> (loss of shape (N,),
+    backprop = softmax(logits) - labels). Gradients flow from ``loss`` only."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._log_softmax = LogSoftmax(-1)
+
+    def infer(self, logits: Any, labels: Any) -> list[Spec]:
+        _check_inputs(self.name, ("logits", "labels"), (logits, labels))
+        _check_rank(self.name, "logits", logits, (2,))
+        return [(logits.shape[:1], logits.dtype), (logits.shape, logits.dtype)]
+
+    def bprop(self, logits: Tensor, labels: Tensor, out: tuple, dout: tuple) -> tuple:
+        dloss = F.reshape(dout[0], (logits.shape[0], 1))
+        return (F.mul(out[1], dloss),
+                F.mul(self._log_softmax(logits), F.neg(dloss)))
+
+
+class SparseSoftmaxCrossEntropyWithLogits(Primitive):
+    """Mean cross entropy of softmax(``logits``) (N, C) against class indices ``labels`` (N,)
+    of int32 or int64: ``SparseSoftmaxCrossEntropyWithLogits(is_grad=False)(logits, labels)``;
+    with ``is_grad=True``, its gradient with respect to ``logits`` instead."""
+
+    def __init__(self, is_grad: bool = False) -> None:
+        super().__init__()
+        self.is_grad = _check_bool(self.name, "is_grad", is_grad)
+
+    def infer(self, logits: Any, labels: Any) -> Spec:
+        op = self.name
+        check_tensor(op, "logits", logits, _FLOAT)
+        check_tensor(op, "labels", labels, (mstype.int32, mstype.int64))
+        _check_rank(op, "logits", logits, (2,))
+        if labels.shape != logits.shape[:1]:
+            raise ValueError(f"{op}: 'labels' must have shape [{logits.shape[0]}] (one class "
+                             f"index per row of logits of shape {list(logits.shape)}), but got "
+                             f"{list(labels.shape)}")
+        return (logits.shape if self.is_grad else ()), logits.dtype
+
+    def bprop(self, logits: Tensor, labels: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        if self.is_grad:
+            raise RuntimeError(f"{self.name} with is_grad=True is a gradient; ember does not "
+                               "differentiate it")
+        return F.mul(_sparse_softmax_ce_grad(logits, labels), dout), None
+
+
+# -- functional forms and the instances backward rules use -----------------------------------
+bias_add = BiasAdd()
+relu = ReLU()
+relu6 = ReLU6()
+sigmoid = Sigmoid()
+tanh = Tanh()
+gelu = GeLU()
+softmax = Softmax()
+log_softmax = LogSoftmax()
+softmax_cross_entropy_with_logits = SoftmaxCrossEntropyWithLogits()
+sparse_softmax_cross_entropy_with_logits = SparseSoftmaxCrossEntropyWithLogits()
+
+_relu_grad = ReluGrad()
+_relu6_grad = ReLU6Grad()
+_sigmoid_grad = SigmoidGrad()
+_tanh_grad = TanhGrad()
+_gelu_grad = GeLUGrad()
+_sparse_softmax_ce_grad = SparseSoftmaxCrossEntropyWithLogits(is_grad=True)
