@@ -76,10 +76,13 @@ class Parameter(Tensor):
         self._shape = self._data.shape
         return self
 
-    def assign_value(self, value: Tensor) -> None:
-        """Point at ``value``'s data (same shape and dtype); used by optimizers and Assign."""
-        self._data = value._data
-        self._device = value._device
+    def assign_value(self, value: Tensor) -> Parameter:
+        """Copy ``value`` (same shape and dtype) into this parameter with the Assign primitive,
+        on the parameter's own device."""
+        from ember.ops.operations.optim_ops import assign
+
+        assign(self, value)
+        return self
 
     def clone(self, init: str = "same") -> Parameter:
         """A copy with the same name and the same (or freshly initialized) values."""
@@ -89,9 +92,6 @@ class Parameter(Tensor):
         if init != "same":
             data = initializer(init, self._shape, self._dtype)
         return Parameter(data, self._name, self.requires_grad)
-
-    def init_data(self) -> Parameter:
-        return self
 
     def __repr__(self) -> str:
         return (f"Parameter (name={self._name}, shape={self._shape}, dtype={self._dtype}, "

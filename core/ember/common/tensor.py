@@ -126,6 +126,10 @@ class Tensor:
                              f"{list(self._shape)}")
         return self.asnumpy().item()
 
+    def init_data(self) -> Tensor:
+        """The tensor itself: ember creates data eagerly (MindSpore may defer it)."""
+        return self
+
     def __len__(self) -> int:
         if not self._shape:
             raise TypeError("len() of a 0-d Tensor")

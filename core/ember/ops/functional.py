@@ -3,6 +3,7 @@
 from ember.ops.operations.array_ops import (  # noqa: F401
     broadcast_to,
     concat,
+    dtype,
     expand_dims,
     gather,
     gather_nd,

@@ -15,6 +15,8 @@ from ember.ops._rules import check_tensor
 from ember.ops.primitive import Primitive, Spec
 
 __all__ = [
+    "DType",
+    "dtype",
     "BroadcastTo", "Concat", "ExpandDims", "Gather", "GatherNd", "Identity", "OneHot", "Rank",
     "Reshape", "Shape", "Size", "Slice", "Split", "Squeeze", "Stack", "StridedSlice",
     "StridedSliceGrad", "TensorScatterAdd", "Tile", "Transpose",
@@ -583,6 +585,12 @@ class Rank(_Static):
     _fact = operator.attrgetter("ndim")
 
 
+class DType(_Static):
+    """The dtype of ``input_x``: ``DType()(input_x)``."""
+
+    _fact = operator.attrgetter("dtype")
+
+
 class Size(_Static):
     """The number of elements of ``input_x``, an int: ``Size()(input_x)``."""
 
@@ -641,3 +649,4 @@ tensor_scatter_add = TensorScatterAdd()
 shape = Shape()
 rank = Rank()
 size = Size()
+dtype = DType()

@@ -98,7 +98,7 @@ def _check_window(op: str, name: str, value: Any, four: bool) -> tuple[int, int]
     pair = (value, value) if isinstance(value, int) and not isinstance(value, bool) else value
     if (not _is_ints(pair) or len(pair) not in ((2, 4) if four else (2,))
             or (len(pair) == 4 and tuple(pair[:2]) != (1, 1)) or min(pair) < 1):
-        forms = "an int, (h, w) or (1, 1, h, w)" if four else "an int or (h, w)"
+        forms = "int, (h, w) or (1, 1, h, w)" if four else "int or (h, w)"
         raise ValueError(f"{op}: '{name}' must be a positive {forms}, but got {value!r}")
     return pair[-2], pair[-1]
 
@@ -129,7 +129,7 @@ def _check_like(op: str, names: tuple[str, ...], tensors: tuple[Tensor, ...],
                 shape: bool = True) -> None:
     """The tensors after the first have its dtype and, if ``shape``, its shape."""
     first = tensors[0]
-    for name, t in zip(names[1:], tensors[1:]):
+    for name, t in zip(names[1:], tensors[1:], strict=True):
         if t.dtype is not first.dtype:
             raise TypeError(f"{op}: '{name}' must have the dtype of '{names[0]}' "
                             f"({first.dtype}), but got {t.dtype}")
@@ -140,7 +140,7 @@ def _check_like(op: str, names: tuple[str, ...], tensors: tuple[Tensor, ...],
 
 def _check_inputs(op: str, names: tuple[str, ...], inputs: tuple,
                   dtypes: tuple[mstype.Type, ...] = _FLOAT, shape: bool = True) -> None:
-    for name, value in zip(names, inputs):
+    for name, value in zip(names, inputs, strict=True):
         check_tensor(op, name, value, dtypes)
     _check_like(op, names, inputs, shape)
 
@@ -283,12 +283,16 @@ class GeLUGrad(_Elementwise):
 
 # -- softmax --------------------------------------------------------------------------------
 def _check_axes(op: str, axes: tuple[int, ...], x: Tensor) -> tuple[int, ...]:
-    """``axes`` as non-negative axes of ``x``; ValueError naming ``op`` if out of range."""
+    """``axes`` as non-negative axes of ``x``; ValueError naming ``op`` if one is out of range
+    or repeated."""
     for a in axes:
         if not -x.ndim <= a < x.ndim:
             raise ValueError(f"{op}: axis {a} is out of range [{-x.ndim}, {x.ndim}) for x of "
                              f"shape {list(x.shape)}")
-    return tuple(a % x.ndim for a in axes)
+    result = tuple(a % x.ndim for a in axes)
+    if len(set(result)) != len(result):
+        raise ValueError(f"{op}: axis {axes} repeats an axis of x of shape {list(x.shape)}")
+    return result
 
 
 class Softmax(Primitive):

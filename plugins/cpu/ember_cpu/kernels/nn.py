@@ -10,8 +10,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from ember.common import seed as _seed
 from numpy.lib.stride_tricks import sliding_window_view
+
+from ember.common import seed as _seed
 
 _GELU_C = math.sqrt(2.0 / math.pi)
 _GELU_A = 0.044715
@@ -59,7 +60,8 @@ def _softmax(prim):
 
 def _log_softmax_of(x, axis):
     s = _shifted(x, axis)
-    s -= np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
+    if s.size:  # (an empty axis would take the log of an empty sum)
+        s -= np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
     return s
 
 
@@ -230,7 +232,8 @@ def _pool_plan(prim):
         if hw not in cache:
             pads, out_hw = prim.geometry(hw)
             counts = []
-            for lo, size, k, s, out in zip(pads[::2], hw, kernel_hw, stride, out_hw):
+            for lo, size, k, s, out in zip(pads[::2], hw, kernel_hw, stride, out_hw,
+                                           strict=True):
                 start = np.arange(out) * s - lo
                 counts.append(np.minimum(start + k, size) - np.maximum(start, 0))
             cache[hw] = pads, out_hw, _taps(kernel_hw, stride, (1, 1), out_hw), np.outer(*counts)
