@@ -72,17 +72,18 @@ class GradOperation:
 
 
 def value_and_grad(fn: Callable, args: tuple, params: list[Parameter] = (),
-                   sens: Any = None) -> tuple[Any, tuple[Tensor, ...], tuple[Tensor, ...]]:
-    """Run ``fn(*args)`` once; return its output and the gradients of every Tensor input and
-    of ``params``. ``sens`` is the output's gradient: a Tensor (a tuple for several outputs),
-    or a number that fills each output's shape; default 1."""
+                   sens: Any = None, wrt_inputs: bool = True
+                   ) -> tuple[Any, tuple[Tensor, ...], tuple[Tensor, ...]]:
+    """Run ``fn(*args)`` once; return its output and the gradients of every Tensor input (none
+    without ``wrt_inputs``) and of ``params``. ``sens`` is the output's gradient: a Tensor (a
+    tuple for several outputs), or a number that fills each output's shape; default 1."""
     from ember import context
     from ember.ops import functional as F
 
     if context.get_context("grad_for_scalar"):
         args = tuple(Tensor(a) if isinstance(a, int | float) and not isinstance(a, bool)
                      else a for a in args)
-    inputs = [_autodiff.watch(a) for a in args]
+    inputs = [_autodiff.watch(a) for a in args] if wrt_inputs else list(args)
     with _autodiff.recording():
         out = fn(*inputs)
     outs = out if isinstance(out, tuple) else (out,)
@@ -95,7 +96,7 @@ def value_and_grad(fn: Callable, args: tuple, params: list[Parameter] = (),
         if len(senses) != len(outs):
             raise ValueError(f"GradOperation: sens has {len(senses)} items, but the function "
                              f"returned {len(outs)} outputs")
-    targets = [x for x in inputs if isinstance(x, Tensor)] + list(params)
+    targets = [x for x in inputs if isinstance(x, Tensor) and wrt_inputs] + list(params)
     grads = _autodiff.backward(list(outs), list(senses), targets)
     grads = [F.zeros_like(t) if g is None else g for t, g in zip(targets, grads)]
     split = len(targets) - len(params)

@@ -43,6 +43,7 @@ class TrainOneStepCell(Cell):
         self.sens = sens
 
     def construct(self, *inputs: Any) -> Tensor:
-        loss, _, grads = value_and_grad(self.network, inputs, self.weights, sens=self.sens)
+        loss, _, grads = value_and_grad(self.network, inputs, self.weights, sens=self.sens,
+                                        wrt_inputs=False)
         self.optimizer(grads)
         return loss

@@ -8,7 +8,7 @@ kernel_h, kernel_w).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
@@ -88,7 +88,7 @@ def _check_format(op: str, data_format: Any, choices: tuple[str, ...] = ("NCHW",
     return _check_choice(op, "data_format", data_format, choices)
 
 
-def _is_ints(value: Any) -> bool:
+def _is_ints(value: Any) -> TypeGuard[tuple[int, ...] | list[int]]:
     return isinstance(value, tuple | list) and all(
         isinstance(v, int) and not isinstance(v, bool) for v in value)
 
@@ -305,7 +305,7 @@ class Softmax(Primitive):
         if not _is_ints(axes) or not axes:
             raise TypeError(f"Softmax: 'axis' must be an int or a non-empty tuple of ints, "
                             f"but got {axis!r}")
-        self.axis = tuple(axes)
+        self.axis: tuple[int, ...] = tuple(axes)
 
     def infer(self, x: Any) -> Spec:
         check_tensor(self.name, "x", x, _FLOAT)
@@ -514,7 +514,7 @@ class Conv2DBackpropFilter(_Conv2DBackprop):
 
 
 # -- pooling --------------------------------------------------------------------------------
-class _Pool(_Family):
+class _PoolBase(_Family):
     """Pooling attributes as MindSpore stores them: kernel_size and strides as (1, 1, h, w),
     pad_mode upper-case ('VALID' or 'SAME', given in either case)."""
 
@@ -550,11 +550,13 @@ class _Pool(_Family):
                              f"{self.pad_mode!r}: the output would be {ho} x {wo}")
         return (*x.shape[:2], ho, wo)
 
+
+class _Pool(_PoolBase):
     def infer(self, x: Any) -> Spec:
         return self._out_shape(x), x.dtype
 
 
-class _PoolGrad(_Pool):
+class _PoolGrad(_PoolBase):
     """Inputs (x_origin, out_origin, grad): the pool's input, its output and the output's
     gradient; the result is the gradient with respect to ``x_origin``."""
 
