@@ -93,6 +93,12 @@ def test_relu_accepts_integers_and_its_functional_forms():
         assert type(fn) is op
 
 
+def test_gelu_grad_of_large_half_precision_inputs():
+    x = t([-300.0, -20.0, 20.0, 300.0], np.float16)
+    dx = nn_ops.GeLUGrad()(t(np.ones(4), np.float16), x, ops.gelu(x))
+    check(dx, [0, 0, 1, 1], mstype.float16)
+
+
 GRAD_PRIMS = [
     ("ReluGrad", nn_ops.ReluGrad(), 2),
     ("ReLU6Grad", nn_ops.ReLU6Grad(), 2),
@@ -237,6 +243,14 @@ def test_conv2d_backprop_primitives_match_the_oracle_adjoint():
     assert dx.shape == x.shape and dw.shape == w.shape
     np.testing.assert_allclose(np.sum(dx.asnumpy() * x), inner, rtol=1e-10)
     np.testing.assert_allclose(np.sum(dw.asnumpy() * w), inner, rtol=1e-10)
+
+
+def test_conv2d_backprop_empty_batch_and_list_sizes():
+    w = randn(4, 3, 3, 3)
+    dx = P.Conv2DBackpropInput(4, 3)(randn(0, 4, 4, 4), w, [0, 3, 6, 6])
+    check(dx, np.zeros((0, 3, 6, 6)), mstype.float64)
+    dw = nn_ops.Conv2DBackpropFilter(4, 3)(randn(0, 4, 4, 4), randn(0, 3, 6, 6), [4, 3, 3, 3])
+    check(dw, np.zeros((4, 3, 3, 3)), mstype.float64)
 
 
 def test_conv2d_attributes_as_mindspore_stores_them():
@@ -509,6 +523,8 @@ ERRORS = [
     (lambda: P.Softmax(2)(randn(2, 2)), ValueError, r"Softmax: axis 2 is out of range \[-2, 2\) "
                                                     r"for x of shape \[2, 2\]"),
     (lambda: P.LogSoftmax()(randn()), ValueError, r"LogSoftmax: axis -1 is out of range"),
+    (lambda: P.Softmax((1, -1))(randn(2, 2)), ValueError, r"Softmax: axis \(1, -1\) repeats an "
+                                                           r"axis of x of shape \[2, 2\]"),
     (lambda: P.BiasAdd()(randn(2, 3), randn(2)), ValueError,
      r"BiasAdd: 'bias' must have shape \[3\] \(the channels of x of shape \[2, 3\] in NCHW\), "
      r"but got \[2\]"),

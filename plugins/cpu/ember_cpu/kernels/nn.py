@@ -7,6 +7,7 @@ combine one strided slice of the image per window tap.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -32,13 +33,21 @@ def _sigmoid(x):
     return 0.5 + 0.5 * np.tanh(0.5 * x)  # no overflow for large |x|
 
 
+def _gelu_tanh(x):
+    """``x`` in at least float32 (float16's x**3 overflows past 40) and the tanh of GeLU."""
+    x = x.astype(np.promote_types(x.dtype, np.float32), copy=False)
+    return x, np.tanh(_GELU_C * (x + _GELU_A * x * x * x))
+
+
 def _gelu(x):
-    return 0.5 * x * (1 + np.tanh(_GELU_C * (x + _GELU_A * x * x * x)))
+    wide, t = _gelu_tanh(x)
+    return (0.5 * wide * (1 + t)).astype(x.dtype, copy=False)
 
 
 def _gelu_grad(dy, x, y):
-    t = np.tanh(_GELU_C * (x + _GELU_A * x * x * x))
-    return dy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _GELU_C * (1 + 3 * _GELU_A * x * x))
+    x, t = _gelu_tanh(x)
+    slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _GELU_C * (1 + 3 * _GELU_A * x * x)
+    return (dy * slope).astype(dy.dtype, copy=False)
 
 
 # -- softmax and losses ---------------------------------------------------------------------
@@ -175,15 +184,8 @@ class _ConvPlan:
 
 
 def _plans(prim):
-    cache: dict = {}
-
-    def plan(x_shape):
-        key = tuple(x_shape)
-        if key not in cache:
-            cache[key] = _ConvPlan(prim, key)
-        return cache[key]
-
-    return plan
+    """The convolution's plan for an input shape, made once per shape."""
+    return functools.lru_cache(maxsize=16)(lambda x_shape: _ConvPlan(prim, x_shape))
 
 
 def _conv2d(prim):
@@ -200,7 +202,7 @@ def _conv2d_backprop_input(prim):
     plan = _plans(prim)
 
     def kernel(dout, w, input_size):
-        p = plan(input_size)
+        p = plan(tuple(input_size))
         return p.image(np.matmul(w.reshape(p.w_shape).transpose(0, 2, 1),
                                  dout.reshape(p.dout_shape)))
 
@@ -226,18 +228,15 @@ def _pool_plan(prim):
     """(pads, output size, taps, elements of the image in each window), made once per input
     (height, width)."""
     kernel_hw, stride = prim.kernel_size[2:], prim.strides[2:]
-    cache: dict = {}
 
+    @functools.lru_cache(maxsize=16)
     def plan(hw):
-        if hw not in cache:
-            pads, out_hw = prim.geometry(hw)
-            counts = []
-            for lo, size, k, s, out in zip(pads[::2], hw, kernel_hw, stride, out_hw,
-                                           strict=True):
-                start = np.arange(out) * s - lo
-                counts.append(np.minimum(start + k, size) - np.maximum(start, 0))
-            cache[hw] = pads, out_hw, _taps(kernel_hw, stride, (1, 1), out_hw), np.outer(*counts)
-        return cache[hw]
+        pads, out_hw = prim.geometry(hw)
+        counts = []
+        for lo, size, k, s, out in zip(pads[::2], hw, kernel_hw, stride, out_hw, strict=True):
+            start = np.arange(out) * s - lo
+            counts.append(np.minimum(start + k, size) - np.maximum(start, 0))
+        return pads, out_hw, _taps(kernel_hw, stride, (1, 1), out_hw), np.outer(*counts)
 
     return plan
 
@@ -352,14 +351,26 @@ def _batch_norm_grad(prim):
 
 
 # -- dropout --------------------------------------------------------------------------------
+class _OpGenerator:
+    """The random generator of one primitive, made from its seeds (and the global seed) on
+    first use and made again after each ``ember.set_seed``, so that seeded runs repeat."""
+
+    def __init__(self, seed0, seed1):
+        self.seeds = seed0, seed1
+        self.made_under = None  # the global generator when this one was made
+
+    def __call__(self):
+        if self.made_under is not _seed.generator():
+            self.made_under = _seed.generator()
+            self.rng = _seed.op_generator(*self.seeds)
+        return self.rng
+
+
 def _dropout(prim):
-    keep = prim.keep_prob
-    drawn_under: list = [None, None]  # the global generator when this op's was made, and it
+    keep, generator = prim.keep_prob, _OpGenerator(prim.seed0, prim.seed1)
 
     def kernel(x):
-        if drawn_under[0] is not _seed.generator():  # first call, or ember.set_seed since
-            drawn_under[:] = _seed.generator(), _seed.op_generator(prim.seed0, prim.seed1)
-        mask = (drawn_under[1].random(x.shape, dtype=np.float32) < keep).astype(x.dtype)
+        mask = (generator().random(x.shape, dtype=np.float32) < keep).astype(x.dtype)
         out = x * mask
         out *= 1 / keep
         return out, mask

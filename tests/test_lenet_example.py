@@ -1,0 +1,26 @@
+"""The main job, contrib/lenet/train.py, shortened: it loads the digits, trains and reports."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sklearn")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "contrib" / "lenet"))
+import train  # noqa: E402
+
+
+def test_short_run_trains_and_reports_accuracy(capsys):
+    accuracy = train.main(["--epochs", "1", "--batch-size", "64"])
+    out = capsys.readouterr().out
+    assert "LeNet-5 on 1437 training digits, device CPU, pynative mode" in out
+    assert "epoch  1: loss" in out and "test accuracy:" in out
+    assert 0.0 <= accuracy <= 1.0
+
+
+def test_digits_are_upsampled_and_split():
+    train_x, train_y, test_x, test_y = train.load_digits(seed=0)
+    assert train_x.shape == (1437, 1, 32, 32) and test_x.shape == (360, 1, 32, 32)
+    assert set(train_y) == set(range(10))
