@@ -54,6 +54,12 @@ def record(prim: Any, args: tuple, out: Any) -> None:
             return
 
 
+def needs_grad(value: Any) -> bool:
+    """Whether a backward rule must compute the gradient of input ``value`` (it is tracked);
+    rules use it to skip costly gradients nobody reads, such as a network's input images."""
+    return isinstance(value, Tensor) and value._node is not None
+
+
 def watch(value: Any) -> Any:
     """A tracked alias of a tensor input: a leaf, or an identity of an already tracked one."""
     if not isinstance(value, Tensor):

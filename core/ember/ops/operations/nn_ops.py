@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeGuard
 
+from ember._autodiff import needs_grad
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops import functional as F
@@ -460,8 +461,8 @@ class Conv2D(_Conv2DBase):
         return self._out_shape(x.shape, weight.shape), x.dtype
 
     def bprop(self, x: Tensor, w: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        return (self._sibling(Conv2DBackpropInput)(dout, w, x.shape),
-                self._sibling(Conv2DBackpropFilter)(dout, x, w.shape))
+        dx = self._sibling(Conv2DBackpropInput)(dout, w, x.shape) if needs_grad(x) else None
+        return dx, self._sibling(Conv2DBackpropFilter)(dout, x, w.shape)
 
 
 class _Conv2DBackprop(_Conv2DBase):
