@@ -2,8 +2,9 @@
 
 The same computation as ember's LeNet-5 (conv 5x5 1->6, ReLU, 2x2 max pool, conv 5x5 6->16,
 ReLU, 2x2 max pool, dense 400->120->84->10 with ReLU, softmax cross-entropy averaged over the
-batch, Momentum), written as one would by hand: convolutions as sliding windows contracted with
-``np.tensordot`` (BLAS), pooling by reshaping, no gradient for the input images.
+batch, Momentum), written as one would by hand: convolutions as im2col and one BLAS matrix
+product each way, pooling as running maxima over strided views, no gradient for the input
+images.
 """
 
 from __future__ import annotations
@@ -13,35 +14,54 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 
 def conv_forward(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Valid, stride-1 cross-correlation, NCHW x OIHW -> NCHW; also the window view."""
-    k = w.shape[2]
-    cols = sliding_window_view(x, (k, k), axis=(2, 3))  # N, C, OH, OW, k, k
-    out = np.tensordot(cols, w, axes=([1, 4, 5], [1, 2, 3]))  # N, OH, OW, O
-    return out.transpose(0, 3, 1, 2), cols
+    """Valid, stride-1 cross-correlation, NCHW x OIHW -> NCHW, by im2col and one batched GEMM;
+    also the im2col matrices (N, C*k*k, OH*OW) for the backward pass."""
+    n, c, h, wd = x.shape
+    o, _, k, _ = w.shape
+    oh, ow = h - k + 1, wd - k + 1
+    windows = sliding_window_view(x, (k, k), axis=(2, 3))  # N, C, OH, OW, k, k
+    cols = windows.transpose(0, 1, 4, 5, 2, 3).reshape(n, c * k * k, oh * ow)
+    out = w.reshape(o, -1) @ cols  # N, O, OH*OW: already NCHW
+    return out.reshape(n, o, oh, ow), cols
 
 
-def conv_backward(dout: np.ndarray, cols: np.ndarray, w: np.ndarray,
+def conv_backward(dout: np.ndarray, cols: np.ndarray, w: np.ndarray, x_shape: tuple,
                   need_dx: bool) -> tuple[np.ndarray | None, np.ndarray]:
-    dw = np.tensordot(dout, cols, axes=([0, 2, 3], [0, 2, 3]))  # O, C, k, k
+    """Weight gradient by one batched GEMM; input gradient by one GEMM and col2im."""
+    n, o, oh, ow = dout.shape
+    k = w.shape[2]
+    dmat = dout.reshape(n, o, oh * ow)
+    dw = (dmat @ cols.transpose(0, 2, 1)).sum(axis=0).reshape(w.shape)
     if not need_dx:
         return None, dw
-    k = w.shape[2]
-    padded = np.pad(dout, ((0, 0), (0, 0), (k - 1, k - 1), (k - 1, k - 1)))
-    windows = sliding_window_view(padded, (k, k), axis=(2, 3))  # N, O, H, W, k, k
-    dx = np.tensordot(windows, w[:, :, ::-1, ::-1], axes=([1, 4, 5], [0, 2, 3]))
-    return dx.transpose(0, 3, 1, 2), dw
+    dcols = (w.reshape(o, -1).T @ dmat).reshape(n, -1, k, k, oh, ow)
+    dx = np.zeros(x_shape, dout.dtype)
+    for i in range(k):
+        for j in range(k):
+            dx[:, :, i:i + oh, j:j + ow] += dcols[:, :, i, j]
+    return dx, dw
+
+
+_TAPS = ((0, 0), (0, 1), (1, 0), (1, 1))  # the four positions of a 2x2 window
 
 
 def pool_forward(x: np.ndarray) -> np.ndarray:
-    n, c, h, w = x.shape
-    return x.reshape(n, c, h // 2, 2, w // 2, 2).max(axis=(3, 5))
+    """2x2, stride-2 max pool: a running maximum over four strided views (no copies)."""
+    out = x[:, :, 0::2, 0::2].copy()
+    for i, j in _TAPS[1:]:
+        np.maximum(out, x[:, :, i::2, j::2], out=out)
+    return out
 
 
 def pool_backward(dout: np.ndarray, x: np.ndarray, out: np.ndarray) -> np.ndarray:
-    n, c, h, w = x.shape
-    blocks = x.reshape(n, c, h // 2, 2, w // 2, 2)
-    mask = blocks == out[:, :, :, None, :, None]
-    return (mask * dout[:, :, :, None, :, None]).reshape(n, c, h, w)
+    """The gradient goes to the first maximum of each window."""
+    dx = np.zeros_like(x)
+    taken = np.zeros(out.shape, bool)
+    for i, j in _TAPS:
+        hit = (x[:, :, i::2, j::2] == out) & ~taken
+        dx[:, :, i::2, j::2] = dout * hit
+        taken |= hit
+    return dx
 
 
 class NumpyLeNet:
@@ -86,9 +106,11 @@ class NumpyLeNet:
         g["fc1.weight"], g["fc1.bias"] = dh1.T @ f, dh1.sum(0)
         dp2 = (dh1 @ p["fc1.weight"]).reshape(p2.shape)
         dc2 = pool_backward(dp2, r2, p2) * (c2 > 0)
-        dp1, g["conv2.weight"] = conv_backward(dc2, cols2, p["conv2.weight"], need_dx=True)
+        dp1, g["conv2.weight"] = conv_backward(dc2, cols2, p["conv2.weight"], p1.shape,
+                                               need_dx=True)
         dc1 = pool_backward(dp1, r1, p1) * (c1 > 0)
-        _, g["conv1.weight"] = conv_backward(dc1, cols1, p["conv1.weight"], need_dx=False)
+        _, g["conv1.weight"] = conv_backward(dc1, cols1, p["conv1.weight"], x.shape,
+                                             need_dx=False)
         return float(loss), g
 
     def step(self, x: np.ndarray, labels: np.ndarray) -> float:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import weakref
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -145,6 +146,10 @@ def _crop(xp, pads, hw):
 
 
 # -- convolution ----------------------------------------------------------------------------
+#: (id of the input, geometry) -> (weak reference to the input, its columns)
+_RECENT_COLUMNS: dict = {}
+
+
 class _ConvPlan:
     """A convolution's numbers for one input size: padding, output size, matrix shapes."""
 
@@ -165,7 +170,21 @@ class _ConvPlan:
         self.taps = _taps(self.kernel_hw, self.stride, self.dilation, self.out_hw)
 
     def columns(self, x):
-        """im2col: every output pixel's window, as (N, group, C / group * kh * kw, Ho * Wo)."""
+        """im2col: every output pixel's window, as (N, group, C / group * kh * kw, Ho * Wo).
+
+        The forward pass and the filter gradient of a training step ask for the same columns:
+        the most recent ones are kept while their input array lives, and computed once."""
+        key = (id(x), self.cols_shape, self.kernel_hw, self.stride, self.dilation, self.pads)
+        recent = _RECENT_COLUMNS.get(key)
+        if recent is not None and recent[0]() is x:
+            return recent[1]
+        cols = self._columns(x)
+        _RECENT_COLUMNS[key] = (weakref.ref(x), cols)
+        while len(_RECENT_COLUMNS) > 8:
+            del _RECENT_COLUMNS[next(iter(_RECENT_COLUMNS))]
+        return cols
+
+    def _columns(self, x):
         (kh, kw), (sh, sw), (dh, dw), (ho, wo) = (self.kernel_hw, self.stride, self.dilation,
                                                   self.out_hw)
         view = sliding_window_view(_pad(x, self.pads), ((kh - 1) * dh + 1, (kw - 1) * dw + 1),
