@@ -461,8 +461,8 @@ CONTEXT = _table(
            "aicpu ('on'/'off'), fp_point, bp_point and aic_metrics; empty: not set.",
            json_text(PROFILING_OPTIONS), platforms=ASCEND, deprecated=_PROFILER),
     Option("print_file_path", str, "",
-           "File that ops.Print writes to instead of the screen; empty: the screen.",
-           file_path, platforms=ASCEND),
+           "File that ops.Print appends its text to instead of the screen; empty: the screen. "
+           "Honoured on every backend (ops.Print runs in the core).", file_path),
     Option("env_config_path", str, "",
            'JSON file of environment settings: {"rdr": {"enable": bool, "path": absolute '
            'path}, "sys": {"mem_reuse": bool}}; empty: not set.', json_file(ENV_CONFIG)),
