@@ -131,3 +131,37 @@ def test_set_seed_makes_initializers_reproducible():
     assert ember.get_seed() == 5
     with pytest.raises(ValueError, match="non-negative int"):
         ember.set_seed(-1)
+
+
+def test_operators_and_methods_match_numpy():
+    a = np.arange(1, 7, dtype=np.float32).reshape(2, 3)
+    b = np.array([2.0, 4.0, 8.0], np.float32)
+    x, y = Tensor(a), Tensor(b)
+    cases = {
+        "x + y": (x + y, a + b), "2 + x": (2 + x, 2 + a), "x - 1": (x - 1, a - 1),
+        "1 - x": (1 - x, 1 - a), "x * y": (x * y, a * b), "x / y": (x / y, a / b),
+        "1 / x": (1 / x, 1 / a), "x ** 2": (x ** 2, a ** 2), "-x": (-x, -a),
+        "abs(-x)": (abs(-x), a), "x @ x.T": (x @ x.T, a @ a.T),
+        "x.sum()": (x.sum(), a.sum()), "x.mean(axis=1)": (x.mean(axis=1), a.mean(axis=1)),
+        "x.max(0, True)": (x.max(0, True), a.max(0, keepdims=True)),
+        "x.reshape(3, 2)": (x.reshape(3, 2), a.reshape(3, 2)),
+        "x.transpose()": (x.transpose(), a.T), "x.flatten()": (x.flatten(), a.ravel()),
+        "x.expand_dims(0)": (x.expand_dims(0), a[None]),
+        "x[1, ::-1]": (x[1, ::-1], a[1, ::-1]), "x[:, [0, 2]]": (x[:, [0, 2]], a[:, [0, 2]]),
+        "x.argmax(1)": (x.argmax(1), a.argmax(1)),
+    }
+    for text, (got, want) in cases.items():
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-6, err_msg=text)
+    assert x.astype(ember.int32).dtype is ember.int32
+    assert (x > 2).dtype is ember.bool_
+    np.testing.assert_array_equal((x >= y).asnumpy(), a >= b)
+    np.testing.assert_array_equal((x == x).asnumpy(), np.ones((2, 3), bool))
+    np.testing.assert_array_equal((~(x < 3)).asnumpy(), ~(a < 3))
+
+
+def test_mixed_dtypes_promote_as_mindspore():
+    i = Tensor(np.array([1, 2], np.int32))
+    assert (i + 1).dtype is ember.int32
+    assert (i + 1.5).dtype is ember.float32
+    assert (i + Tensor(np.array([1.0, 2.0], np.float16))).dtype is ember.float16
+    assert (Tensor(np.array([1], np.int8)) + Tensor(np.array([1], np.uint8))).dtype is ember.int16
