@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from run import Benchmark
 
 from ember import Tensor, context, ops

@@ -9,7 +9,6 @@ import numpy as np
 from ember.common import dtype as mstype
 from ember.common._format import tensor_repr
 
-
 _SCALAR_DTYPES = {bool: np.bool_, int: np.int64, float: np.float32}
 
 

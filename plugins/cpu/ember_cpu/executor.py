@@ -6,8 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from ember.backend import MissingKernelError
 
+from ember.backend import MissingKernelError
 from ember_cpu.kernels import KERNELS
 
 
