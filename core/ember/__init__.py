@@ -20,11 +20,12 @@ from ember.common.parameter import Parameter, ParameterTuple
 from ember.common.seed import get_seed, set_seed
 from ember.common.tensor import Tensor
 from ember.context import GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_context, set_context
+from ember.graph import jit, ms_function
 from ember.version import __version__
 
 __all__ = [
     "GRAPH_MODE", "PYNATIVE_MODE", "ParallelMode", "Parameter", "ParameterTuple", "Tensor",
     "__version__", "bool_", "context", "dtype", "float16", "float32", "float64",
-    "get_context", "get_seed", "int8", "int16", "int32", "int64", "nn", "ops", "set_context",
+    "get_context", "get_seed", "int8", "jit", "ms_function", "int16", "int32", "int64", "nn", "ops", "set_context",
     "set_seed", "uint8", "uint16", "uint32", "uint64",
 ]

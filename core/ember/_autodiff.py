@@ -230,9 +230,13 @@ class _HookIn:
         self.cell_id, self.hook, self.out_side = cell_id, hook, out_side
 
     def bprop(self, *args: Any) -> tuple:
-        grad_output = _as_tuple(args[-1])
-        result = self.hook(self.cell_id, self.out_side.grad_input, grad_output)
-        return grad_output if result is None else _as_tuple(result)
+        from ember.ops.operations.debug_ops import call_python, replace_grads
+
+        grad_input, grad_output = self.out_side.grad_input, _as_tuple(args[-1])
+        split = len(grad_input)
+        return call_python(
+            lambda *g: replace_grads(self.hook(self.cell_id, g[:split], g[split:]), g[split:]),
+            grad_input + grad_output, grad_output, f"backward hook of {self.cell_id}")
 
 
 def call_cell_with_custom_grad(cell: Any, args: tuple, kwargs: dict) -> Any:

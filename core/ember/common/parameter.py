@@ -31,6 +31,15 @@ class Parameter(Tensor):
     def __init__(self, default_input: Any, name: str | None = None,
                  requires_grad: bool = True, layerwise_parallel: bool = False,
                  parallel_optimizer: bool = True) -> None:
+        from ember._executor import state
+
+        if state.tracer is not None:
+            from ember.ops.primitive import user_frame
+
+            raise RuntimeError(
+                f"a Parameter cannot be created inside a function compiled into a graph "
+                f"(ms_function or GRAPH_MODE), at {user_frame()}: create it in the Cell's "
+                "__init__, or outside the function, and use it inside")
         super().__init__(_initial_array(default_input))
         if name is not None and not isinstance(name, str):
             raise TypeError(f"Parameter name must be a str, but got {type(name).__name__}")

@@ -6,7 +6,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ember import _autodiff
+from ember import _autodiff, _executor
 from ember.common.parameter import Parameter, ParameterTuple
 
 _DEFAULT_PARAMETER_NAME = "Parameter"
@@ -153,8 +153,11 @@ class Cell:
     # -- modes --------------------------------------------------------------------------------
     def set_train(self, mode: bool = True) -> Cell:
         """Training (True) or inference (False) behaviour for this cell and its children."""
+        from ember.graph import compiler
+
         for _, cell in self.cells_and_names():
             cell.training = mode
+        compiler.new_phase()
         return self
 
     def set_grad(self, requires_grad: bool = True) -> Cell:
@@ -167,6 +170,16 @@ class Cell:
                              "computes its output in construct(self, *inputs)")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        tracer = _executor.state.tracer
+        if tracer is not None:  # part of a graph being compiled
+            return tracer.call_cell(self, lambda: self._run_construct(args, kwargs))
+        if not _autodiff.state.recording and _executor.graph_mode():
+            from ember.graph import compiler
+
+            return compiler.run_cell(self, args, kwargs)
+        return self._run_construct(args, kwargs)
+
+    def _run_construct(self, args: tuple, kwargs: dict) -> Any:
         if _autodiff.state.recording and (self._backward_hook is not None
                                           or hasattr(type(self), "bprop")):
             return _autodiff.call_cell_with_custom_grad(self, args, kwargs)

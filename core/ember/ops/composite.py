@@ -37,8 +37,16 @@ class GradOperation:
             raise TypeError(f"GradOperation: fn must be a function or a Cell, but got "
                             f"{type(fn).__name__}")
         params = self._weights(weights)
+        from ember._executor import graph_mode
+        from ember.graph import compiler
+
+        compiled = compiler.GraphCache(lambda *args: self._grad(fn, params, args),
+                                  f"Grad_{getattr(fn, '__name__', type(fn).__name__)}",
+                                  fn if hasattr(fn, "cells_and_names") else None)
 
         def grad_fn(*args: Any) -> Any:
+            if graph_mode() and not compiler.in_graph_context():
+                return compiled(*args)
             return self._grad(fn, params, args)
 
         return grad_fn

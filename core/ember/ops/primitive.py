@@ -27,6 +27,10 @@ class Primitive:
     has none). Tensor inputs arrive as Tensors; other inputs (axes, shapes) as Python values.
     """
 
+    #: False for primitives that update Parameters in place or draw random numbers: graph
+    #: passes never remove, merge or precompute them.
+    pure = True
+
     def __init__(self) -> None:
         self._kernel: Any = None
         self._kernel_owner: Any = None

@@ -20,3 +20,12 @@ def ember_eager_executor(device_target: str, context: dict) -> object | None:
     from ember_cpu.executor import NumpyExecutor
 
     return NumpyExecutor()
+
+
+@hookimpl
+def ember_graph_executor(device_target: str, context: dict) -> object | None:
+    if device_target != DEVICE_TARGET:
+        return None
+    from ember_cpu.graph import GraphExecutor
+
+    return GraphExecutor()

@@ -1,4 +1,9 @@
-"""Debugging operations: ``HookBackward`` and ``Print``."""
+"""Operations that run the user's Python: ``PyFunc``, ``HookBackward``, ``Print``.
+
+They are primitives like any other, so in GRAPH_MODE they become nodes that call the Python
+function when the graph runs (not once, when it is traced), and PyNative mode runs them the
+same way, op by op.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,52 @@ from collections.abc import Callable
 from typing import Any
 
 from ember import _autodiff
+from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
+from ember.ops.primitive import Primitive, Spec
 
-__all__ = ["HookBackward", "Print"]
+__all__ = ["HookBackward", "Print", "PyFunc"]
+
+
+class PyFunc(Primitive):
+    """Calls ``fn(*tensors)`` on host tensors; ``fn`` returns tensors of the shapes and dtypes
+    of ``out_like`` (a tuple of tensors, possibly empty). Backends run it with their
+    ``PyFunc`` kernel, which calls :meth:`call` on host arrays."""
+
+    pure = False  # the user's function may print, count, or keep what it sees
+
+    def __init__(self, fn: Callable[..., tuple], out_specs: list[Spec], label: str) -> None:
+        super().__init__()
+        self.fn = fn
+        self.out_specs = out_specs
+        self.label = label
+
+    def infer(self, *inputs: Any) -> list[Spec]:
+        return list(self.out_specs)
+
+    def call(self, *arrays: Any) -> tuple:
+        """Run ``fn`` on host arrays; return its results as host arrays."""
+        tensors = [Tensor._make(a, mstype.from_numpy(a.dtype), a.shape, None) for a in arrays]
+        results = self.fn(*tensors)
+        for i, (r, (shape, dtype)) in enumerate(zip(results, self.out_specs, strict=True)):
+            if not isinstance(r, Tensor) or r.shape != shape or r.dtype is not dtype:
+                got = (f"Tensor(shape={list(r.shape)}, dtype={r.dtype})"
+                       if isinstance(r, Tensor) else type(r).__name__)
+                raise ValueError(f"{self.label}: result {i} must be a Tensor of shape "
+                                 f"{list(shape)} and dtype {dtype}, but got {got}")
+        return tuple(r.asnumpy() for r in results)
+
+
+def call_python(fn: Callable[..., tuple], inputs: tuple, out_like: tuple, label: str) -> tuple:
+    """``fn(*inputs)`` as a PyFunc node: outputs shaped like ``out_like``."""
+    return PyFunc(fn, [(t.shape, t.dtype) for t in out_like], label)(*inputs)
+
+
+def replace_grads(result: Any, grads: tuple) -> tuple:
+    """A hook's return value as gradients: None keeps ``grads``; a Tensor is one gradient."""
+    if result is None:
+        return grads
+    return result if isinstance(result, tuple | list) else (result,)
 
 
 class HookBackward:
@@ -37,10 +85,8 @@ class HookBackward:
 
     def bprop(self, *args: Any) -> tuple:
         grads = args[-1] if isinstance(args[-1], tuple) else (args[-1],)
-        result = self.hook_fn(grads)
-        if result is None:
-            return grads
-        return result if isinstance(result, tuple) else (result,)
+        return call_python(lambda *g: replace_grads(self.hook_fn(g), g), grads, grads,
+                           f"HookBackward hook {getattr(self.hook_fn, '__name__', '')}")
 
 
 class Print:
@@ -49,16 +95,27 @@ class Print:
     name = "Print"
 
     def __call__(self, *inputs: Any) -> None:
-        from ember import context
-
         for i, x in enumerate(inputs):
             if not isinstance(x, Tensor | str | int | float | bool):
                 raise TypeError(f"Print: input {i} must be a Tensor, str or number, but got "
                                 f"{type(x).__name__}")
-        text = "\n".join(str(x) if not isinstance(x, Tensor) else repr(x) for x in inputs)
-        path = context.get_context("print_file_path")
-        if path:
-            with open(path, "a", encoding="utf-8") as f:
-                f.write(text + "\n")
-        else:
-            sys.stdout.write(text + "\n")
+        tensors = tuple(x for x in inputs if isinstance(x, Tensor))
+
+        def show(*values: Tensor) -> tuple:
+            given = iter(values)
+            _write("\n".join(repr(next(given)) if isinstance(x, Tensor) else str(x)
+                             for x in inputs))
+            return ()
+
+        call_python(show, tensors, (), "Print")
+
+
+def _write(text: str) -> None:
+    from ember import context
+
+    path = context.get_context("print_file_path")
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(text + "\n")
+    else:
+        sys.stdout.write(text + "\n")

@@ -688,6 +688,8 @@ class Dropout(Primitive):
     mask of 0s and 1s having the shape and dtype of ``x``. The masks drawn are reproducible
     under ``ember.set_seed`` or nonzero seeds."""
 
+    pure = False  # each call draws a new mask
+
     def __init__(self, keep_prob: float = 0.5,
                  Seed0: int = 0, Seed1: int = 0) -> None:  # noqa: N803 (MindSpore's names)
         super().__init__()

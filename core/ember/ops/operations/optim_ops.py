@@ -30,6 +30,8 @@ def _check_like(op: str, name: str, value: Any, variable: Parameter) -> None:
 class Assign(Primitive):
     """Copy ``value`` into the Parameter ``variable``: ``Assign()(variable, value)``."""
 
+    pure = False
+
     def infer(self, variable: Any, value: Any) -> Spec:
         _check_like(self.name, "value", value, _check_variable(self.name, variable))
         return variable.shape, variable.dtype
@@ -42,6 +44,8 @@ class ApplyMomentum(Primitive):
 
     ``ApplyMomentum(use_nesterov=False)(variable, accumulation, learning_rate, gradient,
     momentum)`` returns the updated variable."""
+
+    pure = False
 
     def __init__(self, use_locking: bool = False, use_nesterov: bool = False,
                  gradient_scale: float = 1.0) -> None:

@@ -1,0 +1,202 @@
+"""Compiling functions and cells into graphs, caching them, running them; ``ms_function``.
+
+A call in GRAPH_MODE (or of an ``ms_function``) looks up the graph compiled for its input
+signature (shapes and dtypes of the tensors, values of the rest), the training phase of the
+cells and the executor in effect; on a miss it traces, runs the passes, writes the stages when
+``save_graphs`` is set and hands the graph to the backend's graph executor.
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ember import _autodiff
+from ember._executor import load_graph, state, to_device
+from ember.common.tensor import Tensor
+from ember.graph import passes
+from ember.graph.ir import Graph, Node, Value, unflatten
+from ember.graph.tracer import GraphCompileError, trace
+
+_counters = {"compiles": 0, "phase": 0, "dumps": 0}
+
+
+def compile_count() -> int:
+    """How many graphs this process has compiled (for tests and debugging)."""
+    return _counters["compiles"]
+
+
+def new_phase() -> None:
+    """Cells changed training mode: graphs compiled before no longer apply."""
+    _counters["phase"] += 1
+
+
+def signature(args: tuple) -> tuple:
+    """What a compiled graph depends on in its arguments."""
+    key = []
+    for a in args:
+        if isinstance(a, Tensor):
+            key.append((a.shape, a.dtype))
+        elif a is None or isinstance(a, bool | int | float | str):
+            key.append((type(a), a))
+        elif isinstance(a, tuple | list) and all(
+                isinstance(v, bool | int | float | str) for v in a):
+            key.append((type(a), tuple(a)))
+        else:
+            raise TypeError(f"cannot compile a graph for an argument of type "
+                            f"{type(a).__name__}: pass Tensors, Python numbers, strings or "
+                            "tuples of them")
+    return tuple(key)
+
+
+class CompiledFunction:
+    """A graph compiled by a backend, called with the function's arguments."""
+
+    def __init__(self, graph: Graph, runner: Callable[..., Any], executor: Any) -> None:
+        self.graph = graph
+        self.runner = runner
+        self.device = executor.device
+        self.params = [v.param for v in graph.params]
+
+    def __call__(self, args: tuple) -> Any:
+        device = self.device
+        arrays = [a._data if a._device is device else to_device(a, device)
+                  for a in (*(a for a in args if isinstance(a, Tensor)), *self.params)]
+        results = iter(self.runner(*arrays))
+        leaves = [Tensor._make(next(results), v.dtype, v.shape, device)
+                  if isinstance(v, Value) else v for v in self.graph.outputs]
+        return unflatten(self.graph.out_tree, leaves)
+
+
+def _evaluate(node: Node, arrays: list[Any]) -> list[np.ndarray]:
+    """Run one node eagerly on host arrays (constant folding)."""
+    from ember._executor import to_host
+    from ember.ops.primitive import run
+
+    args = tuple(Tensor._make(a, v.dtype, v.shape, None) if isinstance(v, Value) else a
+                 for a, v in zip(arrays, node.inputs))
+    specs = [(v.shape, v.dtype) for v in node.outputs]
+    out = run(node.prim, args, specs if node.multi else specs[0])
+    return [np.asarray(to_host(t)) for t in (out if node.multi else (out,))]
+
+
+PASSES: list[tuple[str, Callable[[Graph], Graph]]] = [
+    ("fold_constants", lambda g: passes.fold_constants(g, _evaluate)),
+    ("cse", passes.eliminate_common_subexpressions),
+    ("dce", passes.eliminate_dead_code),
+]
+
+
+def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
+                  root: Any = None) -> CompiledFunction:
+    """Trace ``fn(*args)``, optimise the graph and compile it for the current backend."""
+    from ember import context
+    from ember.graph import dump
+
+    save = context.get_context("save_graphs")
+    directory = Path(context.get_context("save_graphs_path"))
+    if save and context.get_auto_parallel_context("device_num") > 1:
+        directory /= f"rank_{context.get_auto_parallel_context('global_rank')}"
+    stage = 0
+
+    def write(graph: Graph, label: str) -> None:
+        nonlocal stage
+        if save:
+            dump.write_stage(graph, directory, _counters["dumps"], f"{name}_{stage:02d}_{label}")
+        stage += 1
+
+    graph = trace(fn, args, name, root)
+    write(graph, "trace")
+    for label, run_pass in PASSES:
+        graph = run_pass(graph)
+        write(graph, label)
+    executor = load_graph()
+    runner = executor.compile(graph)
+    if save and getattr(runner, "source", None):
+        (directory / f"{_counters['dumps']:02d}_{name}_backend.py").write_text(runner.source)
+    _counters["compiles"] += 1
+    _counters["dumps"] += save
+    return CompiledFunction(graph, runner, executor)
+
+
+class GraphCache:
+    """The graphs compiled for one function (or one cell), by signature and phase."""
+
+    def __init__(self, fn: Callable[..., Any], name: str, root: Any = None) -> None:
+        self.fn = fn
+        self.name = name
+        self.root = root
+        self.entries: dict[tuple, CompiledFunction] = {}
+
+    def __call__(self, *args: Any) -> Any:
+        from ember import context
+
+        key = (signature(args), _counters["phase"], id(load_graph()))
+        compiled = self.entries.get(key)
+        if compiled is None:
+            compiled = self.entries[key] = compile_graph(self.fn, args, self.name, self.root)
+        if context.get_context("precompile_only"):
+            return None
+        return compiled(args)
+
+
+def in_graph_context() -> bool:
+    """Whether a call should simply run: inside a trace, or under the PyNative tape."""
+    return state.tracer is not None or _autodiff.state.recording > 0
+
+
+def run_cell(cell: Any, args: tuple, kwargs: dict) -> Any:
+    """Call a cell in GRAPH_MODE: its construct compiled into one graph."""
+    if kwargs:
+        raise TypeError(f"{type(cell).__name__}: in GRAPH_MODE, pass the inputs of construct "
+                        f"positionally (got keyword arguments {sorted(kwargs)})")
+    cache = cell.__dict__.get("_graph_cache")
+    if cache is None:
+        cache = GraphCache(lambda *a: cell._run_construct(a, {}), type(cell).__name__, cell)
+        cell.__dict__["_graph_cache"] = cache
+    return cache(*args)
+
+
+_METHOD_CACHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def ms_function(fn: Callable | None = None, obj: Any = None,
+                input_signature: Any = None) -> Any:
+    """Compile ``fn`` into a graph when called, in either mode, as ``mindspore.ms_function``.
+
+    Decorates functions and methods (``construct`` of a Cell). Parameters and Cells it uses
+    are captured; a Parameter may not be created inside. Inside another compiled function,
+    or while PyNative gradients are recorded, it runs as plain Python.
+    """
+    if fn is None:
+        return functools.partial(ms_function, obj=obj, input_signature=input_signature)
+    from ember.nn.cell import Cell
+
+    plain = GraphCache(fn, fn.__name__)
+
+    @functools.wraps(fn)
+    def staged(*args: Any) -> Any:
+        if in_graph_context():
+            return fn(*args)
+        owner = args[0] if args and isinstance(args[0], Cell) else obj
+        if owner is None:
+            return plain(*args)
+        caches = _METHOD_CACHES.setdefault(owner, {})
+        cache = caches.get(fn)
+        if cache is None:
+            bound = fn.__get__(owner) if obj is None else fn
+            cache = caches[fn] = GraphCache(bound, f"{type(owner).__name__}_{fn.__name__}",
+                                            owner)
+        return cache(*(args[1:] if args and args[0] is owner else args))
+
+    return staged
+
+
+jit = ms_function
+
+__all__ = ["GraphCompileError", "compile_count", "jit", "ms_function"]

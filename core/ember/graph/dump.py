@@ -1,0 +1,132 @@
+"""``save_graphs``: each compile stage of a graph as text (``NN_<stage>.ir``) and Graphviz.
+
+The text has one node a line, in execution order: outputs, primitive, inputs, attributes,
+output specs, then scope and source::
+
+    %12 = Conv2D(%arg0, %param1) {out_channel=6, ...} : ([32, 6, 28, 28], Float32)  # scope  src
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from ember.graph.ir import Graph, Node, Value, unflatten
+from ember.graph.serialize import write_atomic
+
+
+class _Name(str):
+    """A value's name, shown bare (not quoted) inside a rebuilt output structure."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _spec(value: Value) -> str:
+    return f"({list(value.shape)}, {value.dtype})"
+
+
+def _param_name(value: Value) -> str:
+    return str(getattr(value.param, "name", "?"))
+
+
+def _arg(x: Any) -> str:
+    return x.name if isinstance(x, Value) else repr(x)
+
+
+def _outputs_of(node: Node) -> str:
+    names = ", ".join(v.name for v in node.outputs)
+    return f"({names})" if node.multi or len(node.outputs) != 1 else names
+
+
+def _node_line(node: Node) -> str:
+    attrs = node.prim.attrs() if hasattr(node.prim, "attrs") else {}
+    shown = " {" + ", ".join(f"{k}={v!r}" for k, v in attrs.items()) + "}" if attrs else ""
+    specs = ", ".join(_spec(v) for v in node.outputs) or "()"
+    args = ", ".join(_arg(x) for x in node.inputs)
+    return (f"{_outputs_of(node)} = {node.prim.name}({args}){shown} : {specs}"
+            f"  # {node.scope}  {node.source}".rstrip())
+
+
+def _return_line(graph: Graph) -> str:
+    leaves = [_Name(x.name) if isinstance(x, Value) else x for x in graph.outputs]
+    if graph.out_tree is None and len(leaves) == 1:
+        return f"return {leaves[0]!r}"
+    return f"return {unflatten(graph.out_tree, leaves)!r}"
+
+
+def render_text(graph: Graph) -> str:
+    """The ``.ir`` text of ``graph``: header, one line per node, then the return line."""
+    lines = [f"# Graph: {graph.name}",
+             f"# {len(graph.inputs)} inputs, {len(graph.params)} params, "
+             f"{len(graph.consts)} consts, {len(graph.nodes)} nodes"]
+    lines += [f"input {v.name} : {_spec(v)}" for v in graph.inputs]
+    lines += [f"param {v.name} : {_spec(v)}  # {_param_name(v)}" for v in graph.params]
+    for v in graph.consts:
+        small = v.array is not None and v.array.size <= 8
+        lines.append(f"const {v.name} : {_spec(v)}" + (f" = {v.array.tolist()!r}" if small else ""))
+    lines.append("")
+    lines += [_node_line(node) for node in graph.nodes]
+    lines.append(_return_line(graph))
+    return "\n".join(lines) + "\n"
+
+
+# -- Graphviz -------------------------------------------------------------------------------
+_NL = "\n"
+
+
+def _q(text: str) -> str:
+    """``text`` as a DOT quoted string."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def _shape(value: Value) -> str:
+    return f"{list(value.shape)} {value.dtype}"
+
+
+def render_dot(graph: Graph) -> str:
+    """``graph`` as a Graphviz digraph: ellipses for inputs, params and consts, a box per
+    node (its scope and source as tooltip), edges for data flow, and the return."""
+    lines = [f"digraph {_q(graph.name)} {{", "  rankdir=TB;",
+             '  node [fontname="monospace", fontsize=10];']
+    producer: dict[int, str] = {}
+    for style, values in (("", graph.inputs), (", style=filled, fillcolor=lightyellow",
+                                               graph.params), (", style=dashed", graph.consts)):
+        for v in values:
+            title = _param_name(v) if v.kind == "param" else v.name
+            lines.append(f"  v{v.id} [shape=ellipse{style}, label={_q(title + _NL + _shape(v))}];")
+            producer[v.id] = f"v{v.id}"
+    for node in graph.nodes:
+        label = _NL.join([node.prim.name, *(_shape(v) for v in node.outputs)])
+        lines.append(f"  n{node.id} [shape=box, label={_q(label)}, "
+                     f"tooltip={_q(node.scope + _NL + node.source)}];")
+        lines += [_edge(producer, x, f"n{node.id}") for x in node.tensor_inputs()]
+        producer.update((v.id, f"n{node.id}") for v in node.outputs)
+    plain = [repr(x) for x in graph.outputs if not isinstance(x, Value)]
+    lines.append(f"  ret [shape=doubleoctagon, label={_q(_NL.join(['return', *plain]))}];")
+    lines += [_edge(producer, x, "ret") for x in graph.outputs if isinstance(x, Value)]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _edge(producer: dict[int, str], value: Value, to: str) -> str:
+    source = producer.get(value.id, f"v{value.id}")
+    multi = value.node is not None and len(value.node.outputs) > 1
+    index = f" [label={_q(str(value.index))}]" if multi else ""
+    return f"  {source} -> {to}{index};"
+
+
+def write_stage(graph: Graph, directory: str | os.PathLike[str], index: int,
+                stage: str) -> list[Path]:
+    """Write ``NN_<stage>.ir`` and ``NN_<stage>.dot`` into ``directory`` (made if missing),
+    each atomically; returns their paths."""
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for suffix, text in ((".ir", render_text(graph)), (".dot", render_dot(graph))):
+        path = folder / f"{index:02d}_{stage}{suffix}"
+        write_atomic(path, text.encode("utf-8"), durable=False)
+        paths.append(path)
+    return paths

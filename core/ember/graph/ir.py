@@ -1,0 +1,113 @@
+"""The graph IR: one function as a straight line of primitive calls.
+
+A :class:`Graph` has values of four kinds: the function's tensor ``input``\\s, the
+``param``\\s it reads (bound to Parameter objects), ``const`` tensors (host arrays baked in at
+trace time) and the outputs of its ``node``\\s. ``nodes`` are in execution order, which is
+also a topological order; a node's non-tensor inputs (axes, shapes, dtypes) are stored inline
+as Python values. Primitives with side effects (``Primitive.side_effect``) update Parameters
+in place and are never removed or merged by the passes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ember.common import dtype as mstype
+
+
+class Value:
+    """A tensor of the graph: its kind, shape, dtype, and where it comes from."""
+
+    __slots__ = ("id", "kind", "shape", "dtype", "node", "index", "param", "array")
+
+    def __init__(self, id: int, kind: str, shape: tuple[int, ...], dtype: mstype.Type,
+                 node: Node | None = None, index: int = 0, param: Any = None,
+                 array: np.ndarray | None = None) -> None:
+        self.id = id
+        self.kind = kind  # "input", "param", "const" or "node"
+        self.shape = shape
+        self.dtype = dtype
+        self.node = node  # the producer, for kind "node"
+        self.index = index  # which output of the producer, or which input of the graph
+        self.param = param  # the Parameter, for kind "param"
+        self.array = array  # the host array, for kind "const"
+
+    @property
+    def name(self) -> str:
+        return {"input": "%arg", "param": "%param", "const": "%const"}.get(
+            self.kind, "%") + str(self.id)
+
+    def __repr__(self) -> str:
+        return f"{self.name}:{list(self.shape)}:{self.dtype}"
+
+
+@dataclass(eq=False)
+class Node:
+    """One primitive call: ``outputs = prim(*inputs)``."""
+
+    id: int
+    prim: Any
+    inputs: list[Any]  # Values, and Python values for non-tensor inputs
+    outputs: list[Value] = field(default_factory=list)
+    scope: str = "Default"
+    source: str = ""
+    multi: bool = False  # the primitive returns a tuple (even of one tensor)
+
+    @property
+    def side_effect(self) -> bool:
+        return getattr(self.prim, "side_effect", False)
+
+    def tensor_inputs(self) -> list[Value]:
+        return [v for v in self.inputs if isinstance(v, Value)]
+
+
+@dataclass(eq=False)
+class Graph:
+    """A traced function: inputs, captured parameters and constants, nodes, outputs."""
+
+    name: str
+    inputs: list[Value] = field(default_factory=list)
+    params: list[Value] = field(default_factory=list)
+    consts: list[Value] = field(default_factory=list)
+    nodes: list[Node] = field(default_factory=list)
+    #: The flat outputs: Values, or Python values the function returned as they are.
+    outputs: list[Any] = field(default_factory=list)
+    #: How to rebuild the function's return value from the flat outputs (see ``unflatten``).
+    out_tree: Any = None
+    _next_id: int = 0
+
+    def new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id - 1
+
+    def users(self) -> dict[int, list[Node]]:
+        """Value id -> the nodes that read it."""
+        found: dict[int, list[Node]] = {}
+        for node in self.nodes:
+            for v in node.tensor_inputs():
+                found.setdefault(v.id, []).append(node)
+        return found
+
+
+# -- nested outputs ---------------------------------------------------------------------------
+def flatten(value: Any, is_leaf: Any) -> tuple[list[Any], Any]:
+    """The leaves of nested tuples/lists, and a tree to rebuild them with ``unflatten``."""
+    if isinstance(value, tuple | list) and not is_leaf(value):
+        leaves: list[Any] = []
+        trees = []
+        for item in value:
+            sub_leaves, sub_tree = flatten(item, is_leaf)
+            trees.append((len(leaves), sub_tree))
+            leaves.extend(sub_leaves)
+        return leaves, (type(value), trees)
+    return [value], None
+
+
+def unflatten(tree: Any, leaves: list[Any], start: int = 0) -> Any:
+    if tree is None:
+        return leaves[start]
+    kind, trees = tree
+    return kind(unflatten(sub, leaves, start + offset) for offset, sub in trees)

@@ -1,0 +1,257 @@
+"""The CPU backend's Graph-mode executor: an IR graph compiled into straight-line Python.
+
+``GraphExecutor().compile(graph)`` writes one Python function for the whole graph, one line per
+node, as a person would write it by hand::
+
+    def run(a0, p0, p1):
+        try:
+            v4 = k0(a0, p0)  # MatMul Default/fc-Dense/MatMul-op0
+            v6 = k1(v4, p1)  # BiasAdd Default/fc-Dense/BiasAdd-op1
+            del v4
+            v8, v9 = k2(v6, (0, 1))  # ArgMaxWithValue Default/ArgMaxWithValue-op2
+            del v6, v8
+        except Exception as e:
+            raise _fail(e) from None
+        return (v9,)
+
+Arguments are the graph's input arrays (``graph.inputs`` order) then its parameter arrays
+(``graph.params`` order); the result is the tuple of the graph outputs that are Values, in order
+(outputs that are plain Python values are left to the core). The kernels (``k<i>``, one per
+node, made once here from the ``KERNELS`` table), the constant arrays (``c<i>``) and the inline
+inputs that are not literals (``q<i>``: dtypes and other objects) are globals of the function,
+so running it costs exactly the kernel calls: no dispatch loop, no per-node lookup. Each
+intermediate array is deleted right after its last use so NumPy frees it early; in-place kernels
+(ApplyMomentum, Assign) get the very arrays the caller passed. The ``try`` costs nothing until a
+kernel raises; then the failing line names the node, and the error names its primitive, scope
+and the user's source line.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from ember.backend import MissingKernelError
+from ember.graph.ir import Graph, Node, Value
+from ember_cpu.kernels import KERNELS
+
+BACKEND = "CPU (ember-cpu)"
+
+_compiled = itertools.count()
+_LITERALS = (type(None), bool, int, str, bytes)
+_FIRST_BODY_LINE = 3  # line 1: def run(...), line 2: try:
+
+
+class CompiledGraph:
+    """A graph compiled for the CPU: call it with the input arrays then the parameter arrays.
+
+    ``run`` is the generated function itself (calling the CompiledGraph calls it with no extra
+    Python frame); ``source`` is its text, one line per node, for ``save_graphs``.
+    """
+
+    __slots__ = ("run", "source", "graph", "__weakref__")
+
+    def __init__(self, run: Callable[..., tuple], source: str, graph: Graph) -> None:
+        self.run = run
+        self.source = source
+        self.graph = graph
+
+    # ``compiled(*arrays)`` looks ``__call__`` up on the class; a property whose getter is the
+    # C-level attrgetter hands back ``self.run``, which CPython then calls with the arguments.
+    # Same result as ``def __call__(self, *a): return self.run(*a)``, without its frame.
+    __call__ = property(operator.attrgetter("run"))
+
+    def __repr__(self) -> str:
+        g = self.graph
+        return (f"<CompiledGraph {g.name!r} on CPU: {len(g.inputs)} inputs, {len(g.params)} "
+                f"params, {len(g.nodes)} nodes>")
+
+
+class GraphExecutor:
+    """Compiles IR graphs into Python functions over NumPy arrays (host memory: ``device``
+    is None, as for the PyNative executor)."""
+
+    device = None
+    name = "CPU"
+
+    def compile(self, graph: Graph) -> CompiledGraph:
+        return _Generator(graph).build()
+
+
+class _Generator:
+    """Writes the source of one graph's function and the globals it needs."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.globals: dict[str, Any] = {}
+        self.names: dict[int, str] = {}  # value id -> its name in the source
+        self.kinds: dict[int, str] = {}  # value id -> kind, for the values of this graph
+        self.q_ids: dict[int, str] = {}  # id(inline object) -> its global's name
+
+    # -- names ----------------------------------------------------------------------------
+    def declare(self, value: Any, name: str, what: str) -> None:
+        if not isinstance(value, Value):
+            raise ValueError(f"graph {self.graph.name!r}: {what} must be a Value, but got "
+                             f"{value!r}")
+        if value.id in self.names:
+            raise ValueError(f"graph {self.graph.name!r}: value {value!r} is declared twice "
+                             f"(as {self.names[value.id]} and as {name})")
+        self.names[value.id] = name
+        self.kinds[value.id] = value.kind
+
+    def ref(self, value: Value, where: str) -> str:
+        name = self.names.get(value.id)
+        if name is None:
+            raise ValueError(f"graph {self.graph.name!r}: {where} reads {value!r}, which is "
+                             "not an input, parameter or constant of the graph, nor the output "
+                             "of an earlier node")
+        return name
+
+    def inline(self, x: Any, where: str, reads: list[int]) -> str:
+        """The source text of one node input: a value's name, a literal, or the name of a
+        global bound to the object; ``reads`` gets the ids of the Values it reads."""
+        if isinstance(x, Value):
+            reads.append(x.id)
+            return self.ref(x, where)
+        t = type(x)
+        if t in _LITERALS or (t is float and math.isfinite(x)):
+            return repr(x)
+        if t is tuple or t is list:
+            items = [self.inline(item, where, reads) for item in x]
+            if t is list:
+                return "[" + ", ".join(items) + "]"
+            return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        name = self.q_ids.get(id(x))
+        if name is None:
+            name = self.q_ids[id(x)] = f"q{len(self.q_ids)}"
+            self.globals[name] = x
+        return name
+
+    # -- the function ---------------------------------------------------------------------
+    def build(self) -> CompiledGraph:
+        graph = self.graph
+        args = []
+        for i, v in enumerate(graph.inputs):
+            self.declare(v, f"a{i}", f"input {i}")
+            args.append(f"a{i}")
+        for i, v in enumerate(graph.params):
+            self.declare(v, f"p{i}", f"param {i}")
+            args.append(f"p{i}")
+        for i, v in enumerate(graph.consts):
+            self.declare(v, f"c{i}", f"const {i}")
+            self.globals[f"c{i}"] = v.array
+
+        kernels = [self.kernel(node) for node in graph.nodes]
+        calls = []  # (node, its inputs' source text, the ids of the Values it reads)
+        for node, kernel in zip(graph.nodes, kernels, strict=True):
+            where = f"node {node.scope} ({node.prim.name})"
+            reads: list[int] = []
+            text = ", ".join(self.inline(x, where, reads) for x in node.inputs)
+            calls.append((node, text, reads))
+            if not node.multi and len(node.outputs) != 1:
+                raise ValueError(f"graph {graph.name!r}: {where} is not multi-output but has "
+                                 f"{len(node.outputs)} outputs")
+            for out in node.outputs:
+                self.declare(out, f"v{out.id}", f"output {out.index} of {where}")
+            self.globals[f"k{len(calls) - 1}"] = kernel
+
+        returned = []
+        for i, out in enumerate(graph.outputs):
+            if isinstance(out, Value):
+                returned.append(self.ref(out, f"output {i}"))
+        kept = {v.id for v in graph.outputs if isinstance(v, Value)}
+
+        # The last node that reads each intermediate value: it is deleted after that line.
+        last: dict[int, int] = {}
+        for i, (_, _, reads) in enumerate(calls):
+            for vid in reads:
+                last[vid] = i
+        dead_after: dict[int, list[str]] = {}
+        for vid, i in last.items():
+            if self.kinds[vid] == "node" and vid not in kept:
+                dead_after.setdefault(i, []).append(self.names[vid])
+
+        lines = [f"def run({', '.join(args)}):"]
+        body = []
+        lines_of: dict[int, Node] = {}
+        for i, (node, text, _) in enumerate(calls):
+            outs = [f"v{v.id}" for v in node.outputs]
+            unused = [name for v, name in zip(node.outputs, outs, strict=True)
+                      if v.id not in last and v.id not in kept]
+            call = f"k{i}({text})"
+            if len(unused) == len(outs):
+                stmt = call  # nothing reads the result (an in-place update, or dead code)
+                unused = []
+            elif node.multi:
+                stmt = f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"
+            else:
+                stmt = f"{outs[0]} = {call}"
+            lines_of[_FIRST_BODY_LINE + len(body)] = node
+            body.append(f"{stmt}  # {node.prim.name} {_one_line(node.scope)}")
+            dead = unused + dead_after.get(i, [])
+            if dead:
+                body.append(f"del {', '.join(dead)}")
+        if body:
+            lines.append("    try:")
+            lines.extend("        " + line for line in body)
+            lines.append("    except Exception as e:")
+            lines.append("        raise _fail(e) from None")
+        tail = ", ".join(returned) + ("," if len(returned) == 1 else "")
+        lines.append(f"    return ({tail})")
+        source = "\n".join(lines) + "\n"
+
+        filename = f"<ember-graph {graph.name} #{next(_compiled)}>"
+        code = compile(source, filename, "exec")
+        namespace = dict(self.globals, __name__="ember_cpu.graph.generated",
+                         _fail=_Failure(lines_of))
+        exec(code, namespace)
+        run = namespace["run"]
+        namespace["_fail"].code = run.__code__
+        return CompiledGraph(run, source, graph)
+
+    def kernel(self, node: Node) -> Callable[..., Any]:
+        prim = node.prim
+        try:
+            factory = KERNELS[prim.name]
+        except KeyError:
+            err = MissingKernelError(prim.name, BACKEND)
+            if hasattr(err, "add_note"):  # Python 3.11+
+                err.add_note(f"used at {node.source or '<unknown>'} (scope {node.scope}) in "
+                             f"graph {self.graph.name!r}")
+            raise err from None
+        return factory(prim)
+
+
+class _Failure:
+    """Turns an error raised by a kernel of the generated function into the RuntimeError
+    that names the node: primitive, scope, the user's source line and its inputs."""
+
+    def __init__(self, lines_of: dict[int, Node]) -> None:
+        self.lines_of = lines_of
+        self.code: Any = None
+
+    def __call__(self, exc: Exception) -> BaseException:
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_code is not self.code:
+            tb = tb.tb_next
+        node = None if tb is None else self.lines_of.get(tb.tb_lineno)
+        if node is None:
+            return exc
+        err = RuntimeError(
+            f"{node.prim.name} failed at {node.source or '<unknown>'} (scope {node.scope}) on "
+            f"inputs ({_describe(node.inputs)}): {type(exc).__name__}: {exc}")
+        err.primitive, err.scope, err.source = node.prim.name, node.scope, node.source
+        return err
+
+
+def _describe(inputs: list[Any]) -> str:
+    """Inputs as PyNative errors show them: shapes and dtypes of tensors, values of the rest."""
+    return ", ".join(f"Tensor(shape={list(v.shape)}, dtype={v.dtype})" if isinstance(v, Value)
+                     else repr(v) for v in inputs)
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r", " ").replace("\n", " ")
