@@ -299,3 +299,48 @@ def test_arguments_that_cannot_be_compiled_are_named():
     context.set_context(mode=context.GRAPH_MODE)
     with pytest.raises(TypeError, match="argument of type ndarray: pass Tensors"):
         Scale()(np.ones(2, np.float32))
+
+
+def test_hook_backward_runs_at_each_call_of_the_graph(capsys):
+    context.set_context(mode=context.GRAPH_MODE)
+    hook = ops.HookBackward(lambda grad: print(grad))
+
+    def hook_test(x, y):
+        return ops.mul(hook(ops.mul(x, y)), y)
+
+    grad_all = ops.GradOperation(get_all=True)(hook_test)
+    for _ in range(2):
+        grads = grad_all(Tensor(np.float32(1)), Tensor(np.float32(2)))
+    assert capsys.readouterr().out == "(Tensor(shape=[], dtype=Float32, value= 2),)\n" * 2
+    assert [g.asnumpy().item() for g in grads] == [4, 4]
+
+
+def test_backward_hook_replaces_gradients_in_both_modes():
+    class Doubler(nn.Cell):
+        def construct(self, x):
+            return ops.mul(x, 2.0)
+
+    def run():
+        seen = []
+        net = Doubler()
+        net.register_backward_hook(
+            lambda cell_id, gin, gout: seen.append(gin[0].asnumpy().item()) or (
+                ops.mul(gout[0], 10.0),))
+        grad = ops.GradOperation()(lambda x: ops.mul(net(x), 3.0))(Tensor(np.float32(1)))
+        return grad.asnumpy().item(), seen
+
+    assert _both(run) == ((60.0, [3.0]), (60.0, [3.0]))
+
+
+def test_print_inside_a_graph_prints_at_each_call(capsys):
+    class Show(nn.Cell):
+        def construct(self, x):
+            ops.Print()("x is", x)
+            return x
+
+    context.set_context(mode=context.GRAPH_MODE)
+    net = Show()
+    net(Tensor(np.float32(1)))
+    net(Tensor(np.float32(2)))
+    assert capsys.readouterr().out == ("x is\nTensor(shape=[], dtype=Float32, value= 1)\n"
+                                       "x is\nTensor(shape=[], dtype=Float32, value= 2)\n")

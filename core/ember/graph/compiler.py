@@ -9,6 +9,8 @@ cells and the executor in effect; on a miss it traces, runs the passes, writes t
 from __future__ import annotations
 
 import functools
+import inspect
+import warnings
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -19,16 +21,21 @@ import numpy as np
 from ember import _autodiff
 from ember._executor import load_graph, state, to_device
 from ember.common.tensor import Tensor
-from ember.graph import passes
+from ember.graph import passes, serialize
 from ember.graph.ir import Graph, Node, Value, unflatten
 from ember.graph.tracer import GraphCompileError, trace
 
-_counters = {"compiles": 0, "phase": 0, "dumps": 0}
+_counters = {"compiles": 0, "traces": 0, "cache_loads": 0, "phase": 0, "dumps": 0}
 
 
 def compile_count() -> int:
     """How many graphs this process has compiled (for tests and debugging)."""
     return _counters["compiles"]
+
+
+def compile_stats() -> dict[str, int]:
+    """Graphs compiled, graphs traced, graphs loaded from the compile cache."""
+    return {k: _counters[k] for k in ("compiles", "traces", "cache_loads")}
 
 
 def new_phase() -> None:
@@ -110,11 +117,18 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
             dump.write_stage(graph, directory, _counters["dumps"], f"{name}_{stage:02d}_{label}")
         stage += 1
 
-    graph = trace(fn, args, name, root)
-    write(graph, "trace")
-    for label, run_pass in PASSES:
-        graph = run_pass(graph)
-        write(graph, label)
+    cache_file = _cache_file(fn, args, name, root)
+    graph = _load_cached(cache_file, root)
+    if graph is not None:
+        write(graph, "from_compile_cache")
+    else:
+        graph = trace(fn, args, name, root)
+        _counters["traces"] += 1
+        write(graph, "trace")
+        for label, run_pass in PASSES:
+            graph = run_pass(graph)
+            write(graph, label)
+        _save_cached(graph, cache_file)
     executor = load_graph()
     runner = executor.compile(graph)
     if save and getattr(runner, "source", None):
@@ -122,6 +136,47 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
     _counters["compiles"] += 1
     _counters["dumps"] += save
     return CompiledFunction(graph, runner, executor)
+
+
+# -- the compile cache on disk (enable_compile_cache) -------------------------------------------
+def _cache_file(fn: Callable[..., Any], args: tuple, name: str, root: Any) -> Path | None:
+    """Where the front-end graph of this call is cached, or None when it is not cached: the
+    key is the source of every cell class under ``root`` (and of ``fn``), the input signature,
+    the cells' training flags, the device_target and ember's version."""
+    from ember import __version__, context
+
+    if not context.get_context("enable_compile_cache") or root is None:
+        return None
+    cells = list(root.cells_and_names())
+    try:
+        sources = [inspect.getsource(cls) for cls in dict.fromkeys(type(c) for _, c in cells)]
+        sources.append(inspect.getsource(fn) if inspect.isfunction(fn) else "")
+    except (OSError, TypeError) as exc:
+        warnings.warn(f"enable_compile_cache: the graph of {name} is not cached, its source "
+                      f"cannot be read ({exc})", UserWarning, stacklevel=5)
+        return None
+    extra = (__version__, context.get_context("device_target"),
+             tuple(c.training for _, c in cells))
+    key = serialize.cache_key("\n".join(sources), signature(args), extra)
+    return Path(context.get_context("compile_cache_path")) / "ember_graphs" / f"{name}_{key}.json"
+
+
+def _load_cached(path: Path | None, root: Any) -> Graph | None:
+    if path is None or not path.exists():
+        return None
+    graph = serialize.load_graph(path, {p.name: p for p in root.get_parameters()})
+    _counters["cache_loads"] += 1
+    return graph
+
+
+def _save_cached(graph: Graph, path: Path | None) -> None:
+    if path is None:
+        return
+    try:
+        serialize.save_graph(graph, path)
+    except serialize.NotSerializable as exc:  # a graph that calls the user's Python
+        warnings.warn(f"enable_compile_cache: {exc}; this graph is compiled again by each "
+                      "process", UserWarning, stacklevel=5)
 
 
 class GraphCache:
