@@ -26,6 +26,6 @@ from ember.version import __version__
 __all__ = [
     "GRAPH_MODE", "PYNATIVE_MODE", "ParallelMode", "Parameter", "ParameterTuple", "Tensor",
     "__version__", "bool_", "context", "dtype", "float16", "float32", "float64",
-    "get_context", "get_seed", "int8", "jit", "ms_function", "int16", "int32", "int64", "nn", "ops", "set_context",
-    "set_seed", "uint8", "uint16", "uint32", "uint64",
+    "get_context", "get_seed", "int8", "int16", "int32", "int64", "jit", "ms_function", "nn",
+    "ops", "set_context", "set_seed", "uint8", "uint16", "uint32", "uint64",
 ]
