@@ -15,7 +15,7 @@ import train  # noqa: E402
 def test_short_run_trains_and_reports_accuracy(capsys):
     accuracy = train.main(["--epochs", "1", "--batch-size", "64"])
     out = capsys.readouterr().out
-    assert "LeNet-5 on 1437 training digits, device CPU, pynative mode" in out
+    assert "LeNet-5 on 1437 training digits, device CPU, graph mode" in out
     assert "epoch  1: loss" in out and "test accuracy:" in out
     assert 0.0 <= accuracy <= 1.0
 

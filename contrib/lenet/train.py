@@ -3,7 +3,7 @@
 The 8x8 digit images (bundled with scikit-learn: nothing is downloaded) are upsampled to 32x32
 and split 80/20 into training and test sets.
 
-    python contrib/lenet/train.py [--device CPU] [--mode pynative|graph] [--epochs 40]
+    python contrib/lenet/train.py [--device CPU] [--mode graph|pynative] [--epochs 40]
                                   [--batch-size 32]
 """
 
@@ -51,7 +51,7 @@ def accuracy(net: nn.Cell, images: np.ndarray, labels: np.ndarray, batch: int) -
 def main(argv: list[str] | None = None) -> float:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="CPU", help="device_target (default: CPU)")
-    parser.add_argument("--mode", choices=("pynative", "graph"), default="pynative")
+    parser.add_argument("--mode", choices=("pynative", "graph"), default="graph")
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--lr", type=float, default=0.02)
