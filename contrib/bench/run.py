@@ -32,22 +32,30 @@ class Benchmark:
     goal: str = ""  # the issue's target, shown next to the figures
 
 
-def best_seconds(fn: Callable[[], object], budget: float = 1.0, repeats: int = 5) -> float:
-    """The fastest per-call time over ``repeats`` rounds sized to fill ``budget`` seconds."""
+def _calls_per_round(fn: Callable[[], object], seconds: float) -> int:
     fn()  # warm up (caches, compilation)
     calls, start = 1, time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < budget / repeats / 4:
+    while (elapsed := time.perf_counter() - start) < seconds / 4:
         fn()
         calls += 1
-    per_round = max(1, int(calls * (budget / repeats) / max(elapsed, 1e-9)))
-    best = float("inf")
+    return max(1, int(calls * seconds / max(elapsed, 1e-9)))
+
+
+def best_seconds_pair(ours: Callable[[], object], reference: Callable[[], object],
+                      budget: float = 1.0, repeats: int = 7) -> tuple[float, float]:
+    """The fastest per-call time of each over ``repeats`` rounds, the two measured in
+    alternating rounds so that a slower or faster moment of the machine affects both."""
+    per_round = budget / repeats / 2
+    counts = _calls_per_round(ours, per_round), _calls_per_round(reference, per_round)
+    best = [float("inf"), float("inf")]
     gc.collect()
     for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(per_round):
-            fn()
-        best = min(best, (time.perf_counter() - start) / per_round)
-    return best
+        for i, (fn, count) in enumerate(zip((ours, reference), counts)):
+            start = time.perf_counter()
+            for _ in range(count):
+                fn()
+            best[i] = min(best[i], (time.perf_counter() - start) / count)
+    return best[0], best[1]
 
 
 def _load(path: Path) -> list[Benchmark]:
@@ -76,8 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         for bench in _load(path):
             if args.only not in bench.name:
                 continue
-            ours = best_seconds(bench.ember, args.budget)
-            ref = best_seconds(bench.reference, args.budget)
+            ours, ref = best_seconds_pair(bench.ember, bench.reference, args.budget)
             rows.append({"name": bench.name, "ember_s": ours, "reference_s": ref,
                          "ratio": ours / ref, "reference": bench.reference_name,
                          "goal": bench.goal})
