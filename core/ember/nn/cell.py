@@ -7,7 +7,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ember import _autodiff, _executor
+from ember.common import dtype as mstype
 from ember.common.parameter import Parameter, ParameterTuple
+from ember.common.tensor import Tensor
+from ember.ops import functional as F
 
 _DEFAULT_PARAMETER_NAME = "Parameter"
 
@@ -55,10 +58,17 @@ class Cell:
             object.__setattr__(self, name, value)
 
     def __getattr__(self, name: str) -> Any:
-        for registry in ("_params", "_cells"):
-            table = self.__dict__.get(registry)
-            if table is not None and name in table:
-                return table[name]
+        params = self.__dict__.get("_params")
+        if params is not None and name in params:
+            param = params[name]
+            cast = self.__dict__.get("_casting")  # set while construct runs under to_float
+            if cast is not None and param is not None and param.requires_grad and (
+                    mstype.is_float(param.dtype) and param.dtype is not cast):
+                return F.cast(param, cast)  # computes in ``cast``; gradients reach the weight
+            return param
+        cells = self.__dict__.get("_cells")
+        if cells is not None and name in cells:
+            return cells[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name: str) -> None:
@@ -180,10 +190,33 @@ class Cell:
         return self._run_construct(args, kwargs)
 
     def _run_construct(self, args: tuple, kwargs: dict) -> Any:
+        cast = self.__dict__.get("_cast_type")
+        if cast is not None:
+            args = tuple(F.cast(a, cast) if isinstance(a, Tensor) and mstype.is_float(a.dtype)
+                         and a.dtype is not cast else a for a in args)
+            outer, self.__dict__["_casting"] = self.__dict__.get("_casting"), cast
+            try:
+                return self._construct_with_grads(args, kwargs)
+            finally:
+                self.__dict__["_casting"] = outer
+        return self._construct_with_grads(args, kwargs)
+
+    def _construct_with_grads(self, args: tuple, kwargs: dict) -> Any:
         if _autodiff.state.recording and (self._backward_hook is not None
                                           or hasattr(type(self), "bprop")):
             return _autodiff.call_cell_with_custom_grad(self, args, kwargs)
         return self.construct(*args, **kwargs)
+
+    def to_float(self, dst_type: mstype.Type) -> Cell:
+        """Compute this cell and its children in ``dst_type`` (float16 or float32): floating
+        inputs and trainable weights are cast on use; the weights themselves keep their dtype
+        (the float32 master copy of mixed precision)."""
+        if dst_type not in (mstype.float16, mstype.float32):
+            raise ValueError(f"to_float: dst_type must be ember.float16 or ember.float32, but "
+                             f"got {dst_type!r}")
+        for _, cell in self.cells_and_names():
+            cell.__dict__["_cast_type"] = dst_type
+        return self
 
     def register_backward_hook(self, hook_fn: Callable) -> None:
         """Call ``hook_fn(cell_id, grad_input, grad_output)`` when gradients pass this cell:

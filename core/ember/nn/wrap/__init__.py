@@ -1,5 +1,11 @@
 """Training wrappers, as ``mindspore.nn.wrap``."""
 
-from ember.nn.wrap.cell_wrapper import TrainOneStepCell, WithLossCell
+from ember.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
+from ember.nn.wrap.loss_scale import (
+    DynamicLossScaleUpdateCell,
+    FixedLossScaleUpdateCell,
+    TrainOneStepWithLossScaleCell,
+)
 
-__all__ = ["TrainOneStepCell", "WithLossCell"]
+__all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepCell",
+           "TrainOneStepWithLossScaleCell", "WithEvalCell", "WithLossCell"]

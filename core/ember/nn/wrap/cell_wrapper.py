@@ -1,13 +1,16 @@
-"""Cells that wrap a network for training: ``WithLossCell``, ``TrainOneStepCell``."""
+"""Cells that wrap a network for training and evaluation: ``WithLossCell``,
+``WithEvalCell``, ``TrainOneStepCell``."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ember.common import dtype as mstype
 from ember.common.parameter import ParameterTuple
 from ember.common.tensor import Tensor
 from ember.nn.cell import Cell
 from ember.nn.optim.optimizer import Optimizer
+from ember.ops import functional as F
 from ember.ops.composite import value_and_grad
 
 
@@ -25,6 +28,30 @@ class WithLossCell(Cell):
     @property
     def backbone_network(self) -> Cell:
         return self._backbone
+
+
+class WithEvalCell(Cell):
+    """``(loss, outputs, label)`` with ``outputs = network(data)`` and ``loss =
+    loss_fn(outputs, label)``: ``WithEvalCell(network, loss_fn, add_cast_fp32=False)``. With
+    ``add_cast_fp32`` the outputs and a float label are cast to Float32 first."""
+
+    def __init__(self, network: Cell, loss_fn: Cell, add_cast_fp32: bool = False) -> None:
+        super().__init__(auto_prefix=False)
+        if not isinstance(add_cast_fp32, bool):
+            raise TypeError(f"WithEvalCell: add_cast_fp32 must be a bool, but got "
+                            f"{add_cast_fp32!r}")
+        self._network = network
+        self._loss_fn = loss_fn
+        self.add_cast_fp32 = add_cast_fp32
+
+    def construct(self, data: Tensor, label: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            if mstype.is_float(label.dtype):
+                label = F.cast(label, mstype.float32)
+            outputs = F.cast(outputs, mstype.float32)
+        loss = self._loss_fn(outputs, label)
+        return loss, outputs, label
 
 
 class TrainOneStepCell(Cell):

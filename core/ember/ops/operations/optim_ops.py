@@ -1,20 +1,31 @@
-"""Primitives that update Parameters in place: ``Assign`` and the optimizers' fused updates."""
+"""Primitives of optimizers and loss scaling: ``Assign``, ``AssignAdd``, the optimizers' fused
+in-place updates (``ApplyMomentum``, ``SGD``, ``Adam``, ``AdamWeightDecay``) and the overflow
+check ``FloatStatus``.
+
+The updates change their Parameter inputs in place (``pure = False``: graph passes never remove,
+merge or precompute them) and return the updated Parameters. Hyperparameters (learning rate,
+momentum, betas, epsilon, decay) are Python numbers or one-element Tensors, so a learning rate
+that changes every step can be a tensor computed in the graph.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ember.common import dtype as mstype
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
-from ember.ops._rules import check_tensor
+from ember.ops import functional as F
+from ember.ops._rules import broadcast_shape, check_tensor
 from ember.ops.primitive import Primitive, Spec
 
-__all__ = ["ApplyMomentum", "Assign", "assign"]
+__all__ = ["Adam", "AdamWeightDecay", "ApplyMomentum", "Assign", "AssignAdd", "FloatStatus",
+           "SGD", "assign", "assign_add"]
 
 
-def _check_variable(op: str, variable: Any) -> Parameter:
+def _check_variable(op: str, variable: Any, name: str = "variable") -> Parameter:
     if not isinstance(variable, Parameter):
-        raise TypeError(f"{op}: variable must be a Parameter (it is updated in place), but got "
+        raise TypeError(f"{op}: {name} must be a Parameter (it is updated in place), but got "
                         f"{type(variable).__name__}")
     return variable
 
@@ -27,6 +38,42 @@ def _check_like(op: str, name: str, value: Any, variable: Parameter) -> None:
                          f"dtype {variable.dtype}")
 
 
+def _check_states(op: str, variable: Any, **states: Any) -> Parameter:
+    """``variable`` and its optimizer states: Parameters of one shape and float dtype."""
+    check_tensor(op, "variable", _check_variable(op, variable), mstype.float_type)
+    for name, state in states.items():
+        _check_like(op, name, _check_variable(op, state, name), variable)
+    return variable
+
+
+def _check_scalars(op: str, **scalars: Any) -> None:
+    """Hyperparameters: real numbers, or float Tensors of one element."""
+    for name, value in scalars.items():
+        if isinstance(value, Tensor):
+            check_tensor(op, name, value, mstype.float_type)
+            if value.size != 1:
+                raise ValueError(f"{op}: {name} must be a scalar (one element), but has shape "
+                                 f"{list(value.shape)}")
+        elif isinstance(value, bool) or not isinstance(value, int | float):
+            raise TypeError(f"{op}: {name} must be a float or a float Tensor of one element, "
+                            f"but got {type(value).__name__}")
+
+
+def _check_bools(op: str, **flags: Any) -> None:
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise TypeError(f"{op}: {name} must be a bool, but got {value!r}")
+
+
+def _check_float(op: str, name: str, value: Any, minimum: float = 0.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{op}: {name} must be a float, but got {type(value).__name__}")
+    if value < minimum:
+        raise ValueError(f"{op}: {name} must be >= {minimum}, but got {value}")
+    return float(value)
+
+
+# -- assignment -----------------------------------------------------------------------------
 class Assign(Primitive):
     """Copy ``value`` into the Parameter ``variable``: ``Assign()(variable, value)``."""
 
@@ -37,6 +84,29 @@ class Assign(Primitive):
         return variable.shape, variable.dtype
 
 
+class AssignAdd(Primitive):
+    """Add ``value`` to the Parameter ``variable`` in place: ``AssignAdd()(variable, value)``;
+    ``value`` is a Tensor of the variable's dtype that broadcasts to its shape, or a number."""
+
+    pure = False
+
+    def prepare(self, args: tuple) -> tuple:
+        variable, value = args
+        if isinstance(variable, Tensor) and isinstance(value, bool | int | float):
+            return variable, Tensor(value, variable.dtype)
+        return args
+
+    def infer(self, variable: Any, value: Any) -> Spec:
+        check_tensor(self.name, "variable", _check_variable(self.name, variable),
+                     mstype.number_type)
+        check_tensor(self.name, "value", value, (variable.dtype,))
+        if broadcast_shape(self.name, variable.shape, value.shape) != variable.shape:
+            raise ValueError(f"AssignAdd: value of shape {list(value.shape)} would change the "
+                             f"shape {list(variable.shape)} of variable {variable.name}")
+        return variable.shape, variable.dtype
+
+
+# -- optimizer updates ----------------------------------------------------------------------
 class ApplyMomentum(Primitive):
     """The Momentum update, in place: ``accumulation = momentum * accumulation + gradient``,
     then ``variable -= learning_rate * accumulation`` (Nesterov:
@@ -50,24 +120,112 @@ class ApplyMomentum(Primitive):
     def __init__(self, use_locking: bool = False, use_nesterov: bool = False,
                  gradient_scale: float = 1.0) -> None:
         super().__init__()
-        for key, value in (("use_locking", use_locking), ("use_nesterov", use_nesterov)):
-            if not isinstance(value, bool):
-                raise TypeError(f"ApplyMomentum: {key} must be a bool, but got {value!r}")
+        _check_bools(self.name, use_locking=use_locking, use_nesterov=use_nesterov)
         self.use_locking = use_locking
         self.use_nesterov = use_nesterov
         self.gradient_scale = float(gradient_scale)
 
     def infer(self, variable: Any, accumulation: Any, learning_rate: Any, gradient: Any,
               momentum: Any) -> Spec:
-        _check_variable(self.name, variable)
-        _check_like(self.name, "accumulation", _check_variable(self.name, accumulation),
-                    variable)
+        _check_states(self.name, variable, accumulation=accumulation)
         _check_like(self.name, "gradient", gradient, variable)
-        for name, scalar in (("learning_rate", learning_rate), ("momentum", momentum)):
-            if isinstance(scalar, Tensor) and scalar.size != 1:
-                raise ValueError(f"ApplyMomentum: {name} must be a scalar, but has shape "
-                                 f"{list(scalar.shape)}")
+        _check_scalars(self.name, learning_rate=learning_rate, momentum=momentum)
         return variable.shape, variable.dtype
 
 
+class SGD(Primitive):
+    """Stochastic gradient descent with optional momentum, in place, as PyTorch and MindSpore
+    define it: ``g = gradient + weight_decay * parameters``; with ``momentum > 0``,
+    ``accum = g`` on the first step (``stat > 0``, which clears ``stat``), else
+    ``accum = momentum * accum + (1 - dampening) * g``, and ``g = accum`` (Nesterov:
+    ``g += momentum * accum``); then ``parameters -= learning_rate * g``.
+
+    ``SGD(dampening=0.0, weight_decay=0.0, nesterov=False)(parameters, gradient,
+    learning_rate, accum, momentum, stat)`` returns the updated parameters."""
+
+    pure = False
+
+    def __init__(self, dampening: float = 0.0, weight_decay: float = 0.0,
+                 nesterov: bool = False) -> None:
+        super().__init__()
+        self.dampening = _check_float(self.name, "dampening", dampening)
+        self.weight_decay = _check_float(self.name, "weight_decay", weight_decay)
+        _check_bools(self.name, nesterov=nesterov)
+        if nesterov and self.dampening != 0.0:
+            raise ValueError(f"SGD: nesterov needs dampening 0.0, but got {dampening}")
+        self.nesterov = nesterov
+
+    def infer(self, parameters: Any, gradient: Any, learning_rate: Any, accum: Any,
+              momentum: Any, stat: Any) -> Spec:
+        _check_states(self.name, parameters, accum=accum, stat=stat)
+        _check_like(self.name, "gradient", gradient, parameters)
+        _check_scalars(self.name, learning_rate=learning_rate, momentum=momentum)
+        return parameters.shape, parameters.dtype
+
+
+class Adam(Primitive):
+    """The Adam update, in place: ``m += (1 - beta1) * (gradient - m)``,
+    ``v += (1 - beta2) * (gradient ** 2 - v)``,
+    ``lr_t = lr * sqrt(1 - beta2_power) / (1 - beta1_power)`` and
+    ``var -= lr_t * m / (sqrt(v) + epsilon)`` (Nesterov: ``m`` replaced by
+    ``beta1 * m + (1 - beta1) * gradient``).
+
+    ``Adam(use_locking=False, use_nesterov=False)(var, m, v, beta1_power, beta2_power, lr,
+    beta1, beta2, epsilon, gradient)`` returns the updated ``(var, m, v)``."""
+
+    pure = False
+
+    def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
+        super().__init__()
+        _check_bools(self.name, use_locking=use_locking, use_nesterov=use_nesterov)
+        self.use_locking = use_locking
+        self.use_nesterov = use_nesterov
+
+    def infer(self, var: Any, m: Any, v: Any, beta1_power: Any, beta2_power: Any, lr: Any,
+              beta1: Any, beta2: Any, epsilon: Any, gradient: Any) -> list[Spec]:
+        _check_states(self.name, var, m=m, v=v)
+        _check_like(self.name, "gradient", gradient, var)
+        _check_scalars(self.name, beta1_power=beta1_power, beta2_power=beta2_power, lr=lr,
+                       beta1=beta1, beta2=beta2, epsilon=epsilon)
+        return [(var.shape, var.dtype)] * 3
+
+
+class AdamWeightDecay(Primitive):
+    """Adam with decoupled weight decay (AdamW without bias correction), in place:
+    ``m = beta1 * m + (1 - beta1) * gradient``, ``v = beta2 * v + (1 - beta2) * gradient ** 2``,
+    ``var -= lr * (m / (sqrt(v) + epsilon) + decay * var)``.
+
+    ``AdamWeightDecay(use_locking=False)(var, m, v, lr, beta1, beta2, epsilon, decay,
+    gradient)`` returns the updated ``(var, m, v)``."""
+
+    pure = False
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        _check_bools(self.name, use_locking=use_locking)
+        self.use_locking = use_locking
+
+    def infer(self, var: Any, m: Any, v: Any, lr: Any, beta1: Any, beta2: Any, epsilon: Any,
+              decay: Any, gradient: Any) -> list[Spec]:
+        _check_states(self.name, var, m=m, v=v)
+        _check_like(self.name, "gradient", gradient, var)
+        _check_scalars(self.name, lr=lr, beta1=beta1, beta2=beta2, epsilon=epsilon,
+                       decay=decay)
+        return [(var.shape, var.dtype)] * 3
+
+
+# -- overflow check -------------------------------------------------------------------------
+class FloatStatus(Primitive):
+    """Whether ``x`` holds an infinity or NaN: a tensor of shape (1,) and ``x``'s dtype, 1 if it
+    does and 0 if not: ``FloatStatus()(x)``. Loss scaling sums it over the gradients."""
+
+    def infer(self, x: Any) -> Spec:
+        check_tensor(self.name, "x", x, mstype.float_type)
+        return (1,), x.dtype
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (F.zeros_like(x),)
+
+
 assign = Assign()
+assign_add = AssignAdd()

@@ -1,0 +1,58 @@
+"""Argument checks shared by datasets and their operations: each error names the method, the
+argument and what is accepted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def check_int(value: Any, where: str, name: str, *, minimum: int,
+              also: int | None = None) -> int:
+    """``value`` as an int >= ``minimum`` (or equal to ``also``, such as -1 for "all")."""
+    if minimum == 1:
+        accepted = "a positive int"
+    elif minimum == 0:
+        accepted = "a non-negative int"
+    else:
+        accepted = f"an int >= {minimum}"
+    if also is not None:
+        accepted += f" or {also}"
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{where}: {name} must be {accepted}, but got {type(value).__name__} "
+                        f"{value!r}")
+    if value < minimum and value != also:
+        raise ValueError(f"{where}: {name} must be {accepted}, but got {value}")
+    return value
+
+
+def check_bool(value: Any, where: str, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{where}: {name} must be a bool, but got {type(value).__name__} "
+                        f"{value!r}")
+    return value
+
+
+def check_workers(value: Any, where: str) -> int:
+    """``num_parallel_workers``: None (one worker) or a positive int."""
+    return 1 if value is None else check_int(value, where, "num_parallel_workers", minimum=1)
+
+
+def check_names(value: Any, where: str, name: str) -> list[str]:
+    """A column name or a non-empty list of distinct column names, as a list."""
+    names = [value] if isinstance(value, str) else value
+    if (not isinstance(names, list | tuple) or not names
+            or not all(isinstance(n, str) and n for n in names)):
+        raise TypeError(f"{where}: {name} must be a non-empty str or a non-empty list of "
+                        f"non-empty str, but got {value!r}")
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"{where}: {name} must not repeat a name, but {duplicates} repeat")
+    return list(names)
+
+
+def check_present(names: list[str], columns: list[str], where: str, name: str) -> list[int]:
+    """The positions of ``names`` among ``columns``; ValueError for a name that is not a column."""
+    missing = [n for n in names if n not in columns]
+    if missing:
+        raise ValueError(f"{where}: {name} {missing} not among the dataset's columns {columns}")
+    return [columns.index(n) for n in names]

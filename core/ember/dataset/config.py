@@ -1,0 +1,45 @@
+"""Dataset configuration, as ``mindspore.dataset.config``: the seed of the data pipeline.
+
+Random dataset operations (``shuffle``, shuffled sources) draw one seed each time an iterator is
+created, from the generator ``set_seed`` starts here or, when that was never called, from
+``ember.set_seed``'s global generator. The same seeds and the same program give the same order;
+each new iterator, and each epoch of one iterator, gets a fresh order, as in MindSpore.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from ember.common import seed as _global_seed
+from ember.dataset._checks import check_int
+
+_UINT32_MAX = 2**32 - 1
+_seed: int | None = None
+_generator: np.random.Generator | None = None
+
+
+def set_seed(seed: int) -> None:
+    """Seed the data pipeline (and, as MindSpore does, Python's ``random`` and ``numpy.random``
+    for deterministic Python transforms)."""
+    global _seed, _generator
+    check_int(seed, "dataset.config.set_seed", "seed", minimum=0)
+    if seed > _UINT32_MAX:
+        raise ValueError(f"dataset.config.set_seed: seed must be at most {_UINT32_MAX}, "
+                         f"but got {seed}")
+    random.seed(seed)
+    np.random.seed(seed)
+    _seed = seed
+    _generator = np.random.default_rng(seed)
+
+
+def get_seed() -> int | None:
+    """The dataset seed from ``set_seed``, else ``ember.get_seed()`` (None when neither is set)."""
+    return _seed if _seed is not None else _global_seed.get_seed()
+
+
+def iterator_seed() -> int:
+    """A seed for one new iterator, drawn from the dataset generator or ember's global one."""
+    generator = _generator if _generator is not None else _global_seed.generator()
+    return int(generator.integers(2**63))

@@ -1,0 +1,648 @@
+"""Dataset pipelines, as ``mindspore.dataset``: lazy operations over rows of NumPy arrays.
+
+A dataset is a tree of nodes; each operation (``batch``, ``map``, ``shuffle``, ...) returns a new
+node over the old one and nothing runs until an iterator pulls rows. One epoch of a node is the
+generator ``_rows(run)``: it pulls rows from its child only as they are needed, so a source that
+streams (an endless generator, a file reader) is never materialised.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import numpy as np
+
+from ember.common import dtype as mstype
+from ember.common.tensor import Tensor
+from ember.dataset import config
+from ember.dataset._checks import (
+    check_bool,
+    check_int,
+    check_names,
+    check_present,
+    check_workers,
+)
+
+Row = tuple[np.ndarray, ...]
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+_END = object()
+
+
+class _Run:
+    """The state one iterator carries through its epochs: the random generator the pipeline's
+    random nodes seed themselves from, and how often each node has started an epoch."""
+
+    __slots__ = ("rng", "_starts")
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        self._starts: dict[int, int] = {}
+
+    def start(self, node: Dataset) -> int:
+        """Count one more epoch of ``node``; the number of epochs it started before this one."""
+        count = self._starts.get(id(node), 0)
+        self._starts[id(node)] = count + 1
+        return count
+
+    def spawn(self) -> np.random.Generator:
+        """A generator of its own for one epoch of a random node."""
+        return np.random.default_rng(self.rng.integers(2**63))
+
+
+def _quiet_run() -> _Run:
+    """A run for looking at a pipeline (size, first row) without using up the user's seeds."""
+    return _Run(0)
+
+
+def to_array(value: Any, where: str) -> np.ndarray:
+    """One column value (array, number, string, Tensor) as a NumPy array of its own."""
+    if isinstance(value, Tensor):
+        return value.asnumpy()
+    array = np.array(value)
+    if array.dtype == np.dtype(object):
+        raise TypeError(f"{where}: a column value must be a NumPy array, a number, a string or "
+                        f"a Tensor (or an equal-shaped nest of them), but got "
+                        f"{type(value).__name__} {value!r:.80}")
+    return array
+
+
+def _ordered_map(fn: Callable[[_T], _R], items: Iterable[_T], workers: int) -> Iterator[_R]:
+    """``map(fn, items)`` in order; with several workers, up to ``2 * workers`` items run ahead
+    on a thread pool (NumPy releases the GIL, so transforms overlap)."""
+    if workers == 1:
+        for item in items:
+            yield fn(item)
+        return
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        pending: deque = deque()
+        try:
+            for item in items:
+                pending.append(pool.submit(fn, item))
+                if len(pending) >= 2 * workers:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+def _output(array: np.ndarray, output_numpy: bool, do_copy: bool) -> Any:
+    """An iterator's value: the array, or an ember Tensor for numeric arrays."""
+    if output_numpy or array.dtype.kind not in "biuf":
+        return array  # strings stay NumPy arrays: a Tensor holds numbers only
+    if do_copy:
+        return Tensor(array)
+    return Tensor._make(array, mstype.from_numpy(array.dtype), array.shape, None)
+
+
+class Dataset(ABC):
+    """The base of every dataset: a lazy pipeline of rows whose columns are NumPy arrays.
+
+    Iterating a dataset (``for row in ds``) is ``create_tuple_iterator(num_epochs=1)``.
+    """
+
+    def __init__(self) -> None:
+        self._counted: int | None = None
+        self._first: Row | None = None
+
+    # -- what each node defines ------------------------------------------------------------
+    def get_col_names(self) -> list[str]:
+        """The names of the columns, in row order."""
+        return list(self._columns())
+
+    @abstractmethod
+    def _columns(self) -> list[str]:
+        """The column names (a list the caller may change)."""
+
+    @abstractmethod
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        """One epoch of rows."""
+
+    def _known_size(self) -> int | None:
+        """The rows of one epoch when known without running the pipeline, else None."""
+        return None
+
+    def _counted_size(self) -> int:
+        """The rows of one epoch, found by running what must run (no Tensors are made)."""
+        return sum(1 for _ in self._rows(_quiet_run()))
+
+    # -- information -----------------------------------------------------------------------
+    def get_dataset_size(self) -> int:
+        """The number of rows (batches after ``batch``) in one epoch.
+
+        Computed from the sources' lengths when they have one; otherwise one epoch runs once
+        (streaming, and the result is kept). ``repeat()`` forever counts one repetition, as in
+        MindSpore.
+        """
+        size = self._known_size()
+        if size is not None:
+            return size
+        if self._counted is None:
+            self._counted = self._counted_size()
+        return self._counted
+
+    def get_batch_size(self) -> int:
+        """The batch size of the last ``batch`` in the pipeline (1 without one, -1 when a
+        callable chooses it per batch)."""
+        return 1
+
+    def output_shapes(self) -> list[list[int]]:
+        """The shape of each column in the first row."""
+        return [list(array.shape) for array in self._first_row()]
+
+    def output_types(self) -> list[np.dtype]:
+        """The NumPy dtype of each column in the first row."""
+        return [array.dtype for array in self._first_row()]
+
+    def _first_row(self) -> Row:
+        if self._first is None:
+            rows = self._rows(_quiet_run())
+            try:
+                row = next(rows, None)
+            finally:
+                rows.close()
+            if row is None:
+                raise RuntimeError(f"{type(self).__name__}: the dataset has no rows, so it has "
+                                   "no output shapes or types")
+            self._first = row
+        return self._first
+
+    # -- iteration -------------------------------------------------------------------------
+    def create_tuple_iterator(self, columns: list[str] | None = None, num_epochs: int = -1,
+                              output_numpy: bool = False, do_copy: bool = True) -> TupleIterator:
+        """An iterator of rows as lists (of ember Tensors, or NumPy arrays with
+        ``output_numpy=True``), over ``num_epochs`` epochs (-1: any number); each ``for`` loop
+        over it runs one epoch."""
+        return TupleIterator(self, columns, num_epochs, output_numpy, do_copy)
+
+    def create_dict_iterator(self, num_epochs: int = -1, output_numpy: bool = False
+                             ) -> DictIterator:
+        """As ``create_tuple_iterator``, with each row a dict from column name to value."""
+        return DictIterator(self, None, num_epochs, output_numpy, True)
+
+    def __iter__(self) -> TupleIterator:
+        return self.create_tuple_iterator(num_epochs=1)
+
+    # -- operations ------------------------------------------------------------------------
+    def shuffle(self, buffer_size: int) -> ShuffleDataset:
+        """Rows in random order, drawn from a buffer of ``buffer_size`` rows (equal to the dataset
+        size: a global shuffle). Each epoch shuffles anew."""
+        return ShuffleDataset(self, buffer_size)
+
+    def batch(self, batch_size: int | Callable[[BatchInfo], int], drop_remainder: bool = False,
+              num_parallel_workers: int | None = None,
+              per_batch_map: Callable[..., tuple] | None = None,
+              input_columns: str | list[str] | None = None,
+              output_columns: str | list[str] | None = None,
+              column_order: list[str] | None = None) -> BatchDataset:
+        """Rows grouped into batches: each column stacked (``np.stack``) along a new first axis.
+
+        ``batch_size`` is an int or a callable taking a ``BatchInfo``. ``drop_remainder`` drops a
+        last, smaller batch. ``per_batch_map(col_list, ..., batch_info)`` receives the
+        ``input_columns`` (default: all) as lists of arrays and returns a tuple of lists, one per
+        ``output_columns`` name (default: the input names).
+        """
+        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
+                            per_batch_map, input_columns, output_columns, column_order)
+
+    def repeat(self, count: int | None = None) -> RepeatDataset:
+        """The dataset ``count`` times over (None or -1: forever)."""
+        return RepeatDataset(self, count)
+
+    def map(self, operations: Callable[..., Any] | list[Callable[..., Any]],
+            input_columns: str | list[str] | None = None,
+            output_columns: str | list[str] | None = None,
+            column_order: list[str] | None = None,
+            num_parallel_workers: int | None = None) -> MapDataset:
+        """Apply ``operations`` (a callable or a list run in order) to ``input_columns`` (default:
+        the first column) of each row. An operation returns one value or a tuple of values; they
+        become ``output_columns`` (default: the input names). With as many outputs as inputs they
+        replace the inputs in place; otherwise they come first, followed by the untouched columns.
+        ``column_order`` then picks and orders the columns. ``num_parallel_workers`` > 1 runs rows
+        on a thread pool, keeping their order."""
+        return MapDataset(self, operations, input_columns, output_columns, column_order,
+                          num_parallel_workers)
+
+    def project(self, columns: str | list[str]) -> ProjectDataset:
+        """Only ``columns``, in that order."""
+        return ProjectDataset(self, columns)
+
+    def rename(self, input_columns: str | list[str], output_columns: str | list[str]
+               ) -> RenameDataset:
+        """The columns ``input_columns`` renamed to ``output_columns``."""
+        return RenameDataset(self, input_columns, output_columns)
+
+    def take(self, count: int = -1) -> TakeDataset:
+        """The first ``count`` rows (-1: all)."""
+        return TakeDataset(self, count)
+
+    def skip(self, count: int) -> SkipDataset:
+        """All rows after the first ``count``."""
+        return SkipDataset(self, count)
+
+
+class _Iterator:
+    """Rows of a dataset over ``num_epochs`` epochs.
+
+    As in MindSpore, each ``for`` loop over the iterator runs one epoch: ``__next__`` raises
+    StopIteration at the end of an epoch and the following call starts the next one. The iterator
+    reads one row ahead, so it knows when a row is an epoch's last: a new ``iter()`` (a new loop,
+    an ``itertools.islice`` of exactly one epoch's rows) after that row starts the next epoch
+    without first raising StopIteration.
+    """
+
+    _where = "Dataset.create_tuple_iterator"
+
+    def __init__(self, dataset: Dataset, columns: list[str] | None, num_epochs: int,
+                 output_numpy: bool, do_copy: bool) -> None:
+        where = self._where
+        check_int(num_epochs, where, "num_epochs", minimum=1, also=-1)
+        self._output_numpy = check_bool(output_numpy, where, "output_numpy")
+        self._do_copy = check_bool(do_copy, where, "do_copy")
+        names = dataset.get_col_names()
+        self._names = names if columns is None else check_names(columns, where, "columns")
+        self._pick = check_present(self._names, names, where, "columns")
+        self._dataset = dataset
+        self._num_epochs = num_epochs
+        self._epoch = 0
+        self._run = _Run(config.iterator_seed())
+        self._epoch_rows: Iterator[Row] | None = None  # None: the next call starts an epoch
+        self._ahead: Any = _END  # the row read ahead, or _END after the epoch's last row
+
+    def _end_epoch(self) -> None:
+        self._epoch_rows = None
+        self._epoch += 1
+
+    def __iter__(self) -> _Iterator:
+        if self._epoch_rows is not None and self._ahead is _END:
+            self._end_epoch()  # the last row went out: a new loop is the next epoch
+        return self
+
+    def __next__(self) -> Any:
+        if self._epoch_rows is None:
+            if self._epoch == self._num_epochs:
+                raise StopIteration
+            self._epoch_rows = self._dataset._rows(self._run)
+            self._ahead = next(self._epoch_rows, _END)
+        row = self._ahead
+        if row is _END:
+            self._end_epoch()
+            raise StopIteration
+        self._ahead = next(self._epoch_rows, _END)
+        return self._convert([_output(row[i], self._output_numpy, self._do_copy)
+                              for i in self._pick])
+
+    def _convert(self, values: list[Any]) -> Any:
+        return values
+
+
+class TupleIterator(_Iterator):
+    """Rows as lists of column values, as ``mindspore.dataset`` tuple iterators."""
+
+
+class DictIterator(_Iterator):
+    """Rows as dicts from column name to value."""
+
+    _where = "Dataset.create_dict_iterator"
+
+    def _convert(self, values: list[Any]) -> dict[str, Any]:
+        return dict(zip(self._names, values))
+
+
+# -- operations ------------------------------------------------------------------------------
+class _Unary(Dataset):
+    """A node over one child; by default it keeps the child's columns and size."""
+
+    def __init__(self, child: Dataset) -> None:
+        super().__init__()
+        self.child = child
+
+    def _columns(self) -> list[str]:
+        return self.child._columns()
+
+    def get_batch_size(self) -> int:
+        return self.child.get_batch_size()
+
+    def _derive(self, size: int) -> int | None:
+        """This node's size from its child's (None: it must be counted)."""
+        return size
+
+    def _known_size(self) -> int | None:
+        size = self.child._known_size()
+        return None if size is None else self._derive(size)
+
+    def _counted_size(self) -> int:
+        size = self._derive(self.child.get_dataset_size())
+        return super()._counted_size() if size is None else size
+
+
+class ShuffleDataset(_Unary):
+    """``Dataset.shuffle``: MindSpore's buffer shuffle."""
+
+    def __init__(self, child: Dataset, buffer_size: int) -> None:
+        super().__init__(child)
+        self.buffer_size = check_int(buffer_size, "Dataset.shuffle", "buffer_size", minimum=2)
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        rng = run.spawn()
+        rows = self.child._rows(run)
+        buffer = list(itertools.islice(rows, self.buffer_size))
+        while buffer:
+            i = int(rng.integers(len(buffer)))
+            row = buffer[i]
+            buffer[i] = buffer[-1]
+            buffer.pop()
+            yield row
+            refill = next(rows, _END)
+            if refill is not _END:
+                buffer.append(refill)
+
+
+class RepeatDataset(_Unary):
+    """``Dataset.repeat``."""
+
+    def __init__(self, child: Dataset, count: int | None) -> None:
+        super().__init__(child)
+        self.count = check_int(-1 if count is None else count, "Dataset.repeat", "count",
+                               minimum=1, also=-1)
+
+    def _derive(self, size: int) -> int:
+        return size if self.count == -1 else size * self.count
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        repeats = itertools.count() if self.count == -1 else range(self.count)
+        for _ in repeats:
+            empty = True
+            for row in self.child._rows(run):
+                empty = False
+                yield row
+            if empty:
+                return  # an empty dataset repeated forever is empty, not a hang
+
+
+class TakeDataset(_Unary):
+    """``Dataset.take``."""
+
+    def __init__(self, child: Dataset, count: int) -> None:
+        super().__init__(child)
+        self.count = check_int(count, "Dataset.take", "count", minimum=1, also=-1)
+
+    def _derive(self, size: int) -> int:
+        return size if self.count == -1 else min(size, self.count)
+
+    def _counted_size(self) -> int:
+        return Dataset._counted_size(self)  # the child may be endless: count what is taken
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        rows = self.child._rows(run)
+        try:
+            yield from rows if self.count == -1 else itertools.islice(rows, self.count)
+        finally:
+            rows.close()
+
+
+class SkipDataset(_Unary):
+    """``Dataset.skip``."""
+
+    def __init__(self, child: Dataset, count: int) -> None:
+        super().__init__(child)
+        self.count = check_int(count, "Dataset.skip", "count", minimum=0)
+
+    def _derive(self, size: int) -> int:
+        return max(size - self.count, 0)
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        yield from itertools.islice(self.child._rows(run), self.count, None)
+
+
+class ProjectDataset(_Unary):
+    """``Dataset.project``."""
+
+    def __init__(self, child: Dataset, columns: str | list[str]) -> None:
+        super().__init__(child)
+        self._names = check_names(columns, "Dataset.project", "columns")
+        self._pick = check_present(self._names, child._columns(), "Dataset.project", "columns")
+
+    def _columns(self) -> list[str]:
+        return list(self._names)
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        for row in self.child._rows(run):
+            yield tuple(row[i] for i in self._pick)
+
+
+class RenameDataset(_Unary):
+    """``Dataset.rename``."""
+
+    def __init__(self, child: Dataset, input_columns: str | list[str],
+                 output_columns: str | list[str]) -> None:
+        super().__init__(child)
+        where = "Dataset.rename"
+        old = check_names(input_columns, where, "input_columns")
+        new = check_names(output_columns, where, "output_columns")
+        if len(old) != len(new):
+            raise ValueError(f"{where}: input_columns and output_columns must have the same "
+                             f"length, but got {old} and {new}")
+        names = child._columns()
+        for i, name in zip(check_present(old, names, where, "input_columns"), new):
+            names[i] = name
+        self._names = _distinct(names, where)
+
+    def _columns(self) -> list[str]:
+        return list(self._names)
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        return self.child._rows(run)
+
+
+def _distinct(names: list[str], where: str) -> list[str]:
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ValueError(f"{where}: the resulting columns {names} repeat {repeated}")
+    return names
+
+
+class _ColumnPlan:
+    """Where the outputs of ``map`` or of ``batch``'s ``per_batch_map`` go (MindSpore's rule):
+    as many outputs as inputs replace the inputs in place; otherwise the outputs come first and
+    the untouched columns follow. ``column_order`` then picks and orders the result."""
+
+    def __init__(self, where: str, names: list[str], input_columns: list[str],
+                 output_columns: Any, column_order: Any) -> None:
+        self.inputs = check_present(input_columns, names, where, "input_columns")
+        outputs = (list(input_columns) if output_columns is None
+                   else check_names(output_columns, where, "output_columns"))
+        width = len(names)
+        if len(outputs) == len(self.inputs):
+            result = list(names)
+            pick = list(range(width))
+            for k, i in enumerate(self.inputs):
+                result[i] = outputs[k]
+                pick[i] = width + k
+        else:
+            kept = [i for i in range(width) if i not in self.inputs]
+            result = outputs + [names[i] for i in kept]
+            pick = [width + k for k in range(len(outputs))] + kept
+        _distinct(result, where)
+        if column_order is not None:
+            order = check_names(column_order, where, "column_order")
+            pick = [pick[i] for i in check_present(order, result, where, "column_order")]
+            result = order
+        self.outputs = outputs
+        self.names = result
+        self._pick = pick
+
+    def merge(self, row: Row | list, outputs: list[np.ndarray], where: str) -> Row:
+        if len(outputs) != len(self.outputs):
+            raise ValueError(f"{where}: the operations returned {len(outputs)} columns, but "
+                             f"output_columns names {len(self.outputs)}: {self.outputs}")
+        combined = [*row, *outputs]
+        return tuple(combined[p] for p in self._pick)
+
+
+class MapDataset(_Unary):
+    """``Dataset.map``."""
+
+    _where = "Dataset.map"
+
+    def __init__(self, child: Dataset, operations: Any, input_columns: Any, output_columns: Any,
+                 column_order: Any, num_parallel_workers: int | None) -> None:
+        super().__init__(child)
+        where = self._where
+        ops = operations if isinstance(operations, list | tuple) else [operations]
+        if not ops or not all(callable(op) for op in ops):
+            raise TypeError(f"{where}: operations must be a callable or a non-empty list of "
+                            f"callables, but got {operations!r}")
+        self.operations = list(ops)
+        names = child._columns()
+        inputs = names[:1] if input_columns is None else check_names(input_columns, where,
+                                                                     "input_columns")
+        self._plan = _ColumnPlan(where, names, inputs, output_columns, column_order)
+        self._workers = check_workers(num_parallel_workers, where)
+
+    def _columns(self) -> list[str]:
+        return list(self._plan.names)
+
+    def _apply(self, row: Row) -> Row:
+        values: Any = tuple(row[i] for i in self._plan.inputs)
+        for op in self.operations:
+            values = op(*values) if isinstance(values, tuple) else op(values)
+        outputs = values if isinstance(values, tuple) else (values,)
+        return self._plan.merge(row, [to_array(v, self._where) for v in outputs], self._where)
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        return _ordered_map(self._apply, self.child._rows(run), self._workers)
+
+
+class BatchInfo:
+    """What ``batch``'s callables learn about the batch being made."""
+
+    def __init__(self, batch_num: int, epoch_num: int) -> None:
+        self._batch_num = batch_num
+        self._epoch_num = epoch_num
+
+    def get_batch_num(self) -> int:
+        """The batch's number within its epoch, from 0."""
+        return self._batch_num
+
+    def get_epoch_num(self) -> int:
+        """The epoch's number, from 0."""
+        return self._epoch_num
+
+
+class BatchDataset(_Unary):
+    """``Dataset.batch``."""
+
+    _where = "Dataset.batch"
+
+    def __init__(self, child: Dataset, batch_size: Any, drop_remainder: bool,
+                 num_parallel_workers: int | None, per_batch_map: Any, input_columns: Any,
+                 output_columns: Any, column_order: Any) -> None:
+        super().__init__(child)
+        where = self._where
+        is_int = isinstance(batch_size, int) and not isinstance(batch_size, bool)
+        if not callable(batch_size) and not (is_int and batch_size >= 1):
+            raise (ValueError if is_int else TypeError)(
+                f"{where}: batch_size must be a positive int or a callable taking a BatchInfo, "
+                f"but got {type(batch_size).__name__} {batch_size!r}")
+        self.batch_size = batch_size
+        self.drop_remainder = check_bool(drop_remainder, where, "drop_remainder")
+        self._workers = check_workers(num_parallel_workers, where)
+        names = child._columns()
+        self._plan: _ColumnPlan | None = None
+        if per_batch_map is not None:
+            if not callable(per_batch_map):
+                raise TypeError(f"{where}: per_batch_map must be callable, but got "
+                                f"{per_batch_map!r}")
+            inputs = names if input_columns is None else check_names(input_columns, where,
+                                                                     "input_columns")
+            self._plan = _ColumnPlan(where, names, inputs, output_columns, column_order)
+        elif (input_columns, output_columns, column_order) != (None, None, None):
+            raise ValueError(f"{where}: input_columns, output_columns and column_order are for "
+                             "per_batch_map, which is not given")
+        self._per_batch_map = per_batch_map
+
+    def _columns(self) -> list[str]:
+        return self.child._columns() if self._plan is None else list(self._plan.names)
+
+    def get_batch_size(self) -> int:
+        return -1 if callable(self.batch_size) else self.batch_size
+
+    def _derive(self, size: int) -> int | None:
+        if callable(self.batch_size):
+            return None
+        if self.drop_remainder:
+            return size // self.batch_size
+        return math.ceil(size / self.batch_size)
+
+    def _groups(self, run: _Run) -> Iterator[tuple[list[Row], BatchInfo]]:
+        epoch = run.start(self)
+        rows = self.child._rows(run)
+        try:
+            for number in itertools.count():
+                info = BatchInfo(number, epoch)
+                size = self.batch_size(info) if callable(self.batch_size) else self.batch_size
+                if callable(self.batch_size):
+                    check_int(size, self._where, "the batch_size callable's result", minimum=1)
+                group = list(itertools.islice(rows, size))
+                if not group or (self.drop_remainder and len(group) < size):
+                    return
+                yield group, info
+        finally:
+            rows.close()
+
+    def _make(self, item: tuple[list[Row], BatchInfo]) -> Row:
+        group, info = item
+        columns = [list(column) for column in zip(*group)]
+        plan = self._plan
+        if plan is None:
+            return tuple(_stack(c, n, self._where) for c, n in zip(columns, self._columns()))
+        result = self._per_batch_map(*(columns[i] for i in plan.inputs), info)
+        if not isinstance(result, tuple):
+            raise TypeError(f"{self._where}: per_batch_map must return a tuple with one list of "
+                            f"arrays per output column, but got {type(result).__name__}")
+        merged = plan.merge(columns, list(result), self._where)
+        return tuple(_stack(c, n, self._where) for c, n in zip(merged, plan.names))
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        return _ordered_map(self._make, self._groups(run), self._workers)
+
+
+def _stack(values: Any, name: str, where: str) -> np.ndarray:
+    """One column of a batch: a list of values stacked along a new first axis."""
+    if isinstance(values, np.ndarray):
+        return values
+    arrays = [to_array(v, where) for v in values]
+    shapes = {a.shape for a in arrays}
+    if len(shapes) > 1:
+        raise ValueError(f"{where}: column {name!r} has rows of different shapes "
+                         f"{sorted(shapes)}; a batch needs equal shapes (per_batch_map can pad)")
+    return np.stack(arrays)

@@ -1,0 +1,250 @@
+"""Datasets whose rows come from Python: ``GeneratorDataset`` and ``NumpySlicesDataset``."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import operator
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ember.common import dtype as mstype
+from ember.dataset._checks import check_bool, check_int, check_names, check_workers
+from ember.dataset.engine import Dataset, Row, _ordered_map, _Run, to_array
+
+
+class GeneratorDataset(Dataset):
+    """A dataset whose rows come from ``source``, as ``mindspore.dataset.GeneratorDataset``.
+
+    ``source`` is one of: random-accessible (``__getitem__`` and ``__len__``; ``source[i]`` is a
+    row), iterable (``iter(source)`` is taken each epoch) or a callable returning an iterator (a
+    generator function, called each epoch). A row is a tuple or list of column values (arrays,
+    numbers, strings, Tensors) or one value for a single column; each becomes a NumPy array of
+    its own (Python ints Int64, floats Float64). ``column_types`` (ember dtypes) are checked,
+    not cast.
+
+    Only a random-accessible source takes ``shuffle`` (default: shuffled), ``sampler`` (an
+    iterable of row indices, read each epoch) and ``num_shards``/``shard_id`` (shard ``k`` gets
+    rows ``k, k + num_shards, ...`` of the possibly shuffled order, ``ceil(n / num_shards)`` of
+    them, wrapping around so all shards are equal, as MindSpore's DistributedSampler); set the same
+    seed on every process so shuffled shards split one order. ``num_samples`` caps the rows (per
+    shard). ``num_parallel_workers`` > 1 reads a random-accessible source on a thread pool.
+    """
+
+    def __init__(self, source: Any, column_names: str | list[str],
+                 column_types: list[mstype.Type] | None = None, num_samples: int | None = None,
+                 num_parallel_workers: int = 1, shuffle: bool | None = None,
+                 sampler: Any = None, num_shards: int | None = None,
+                 shard_id: int | None = None) -> None:
+        super().__init__()
+        where = self._where = type(self).__name__
+        self._source = source
+        self._names = check_names(column_names, where, "column_names")
+        self._types = self._check_types(column_types)
+        self._random_access = hasattr(source, "__getitem__")
+        if self._random_access and not hasattr(source, "__len__"):
+            raise TypeError(f"{where}: a source with __getitem__ must also have __len__, but "
+                            f"{type(source).__name__} has none")
+        if not self._random_access and not hasattr(source, "__iter__") and not callable(source):
+            raise TypeError(f"{where}: source must be random-accessible (__getitem__ and "
+                            "__len__), iterable, or a callable returning an iterator, but got "
+                            f"{type(source).__name__}")
+        if num_samples is not None:
+            check_int(num_samples, where, "num_samples", minimum=1)
+        self._num_samples = num_samples
+        self._workers = check_workers(num_parallel_workers, where)
+        if shuffle is not None:
+            check_bool(shuffle, where, "shuffle")
+        self._shuffle = shuffle
+        self._sampler = sampler
+        self._shards = self._check_shards(num_shards, shard_id)
+        if not self._random_access:
+            for name, value in (("shuffle", shuffle), ("sampler", sampler),
+                                ("num_shards", num_shards)):
+                if value is not None:
+                    raise ValueError(f"{where}: {name} needs a random-accessible source "
+                                     f"(__getitem__ and __len__), but {type(source).__name__} "
+                                     "is not")
+        if sampler is not None:
+            if not hasattr(sampler, "__iter__"):
+                raise TypeError(f"{where}: sampler must be an iterable of row indices, but got "
+                                f"{type(sampler).__name__}")
+            given = {"shuffle": shuffle, "num_samples": num_samples, "num_shards": num_shards}
+            conflicts = [name for name, value in given.items() if value is not None]
+            if conflicts:
+                raise ValueError(f"{where}: sampler decides the rows alone; do not also give "
+                                 f"{conflicts}")
+
+    def _check_types(self, column_types: Any) -> list[np.dtype] | None:
+        if column_types is None:
+            return None
+        if (not isinstance(column_types, list | tuple)
+                or not all(isinstance(t, mstype.Type) for t in column_types)):
+            raise TypeError(f"{self._where}: column_types must be a list of ember dtypes such as "
+                            f"ember.float32, but got {column_types!r}")
+        if len(column_types) != len(self._names):
+            raise ValueError(f"{self._where}: column_types has {len(column_types)} entries but "
+                             f"column_names has {len(self._names)}")
+        return [t.np_dtype for t in column_types]
+
+    def _check_shards(self, num_shards: Any, shard_id: Any) -> tuple[int, int] | None:
+        where = self._where
+        if num_shards is None and shard_id is None:
+            return None
+        if num_shards is None or shard_id is None:
+            raise ValueError(f"{where}: num_shards and shard_id go together, but got "
+                             f"num_shards={num_shards!r}, shard_id={shard_id!r}")
+        check_int(num_shards, where, "num_shards", minimum=1)
+        check_int(shard_id, where, "shard_id", minimum=0)
+        if shard_id >= num_shards:
+            raise ValueError(f"{where}: shard_id must be in [0, num_shards={num_shards}), but got "
+                             f"{shard_id}")
+        return num_shards, shard_id
+
+    def _columns(self) -> list[str]:
+        return list(self._names)
+
+    # -- rows --------------------------------------------------------------------------------
+    def _row(self, value: Any) -> Row:
+        """One row from the source as a tuple of NumPy arrays, checked against the columns."""
+        where = self._where
+        if isinstance(value, dict):
+            raise TypeError(f"{where}: a row must be a tuple or list of column values, or one "
+                            "value, but the source gave a dict")
+        items = value if isinstance(value, tuple | list) else (value,)
+        row = tuple(to_array(item, where) for item in items)
+        if len(row) != len(self._names):
+            raise ValueError(f"{where}: the source gave a row of {len(row)} columns, but "
+                             f"column_names has {len(self._names)}: {self._names}")
+        if self._types is not None:
+            for array, expected, name in zip(row, self._types, self._names):
+                if array.dtype != expected:
+                    raise TypeError(f"{where}: column {name!r} holds {array.dtype}, but "
+                                    f"column_types says {mstype.from_numpy(expected)}")
+        return row
+
+    def _order(self, run: _Run) -> list[int]:
+        """The row indices of one epoch of a random-accessible source."""
+        if self._sampler is not None:
+            return [operator.index(i) for i in self._sampler]
+        n = len(self._source)
+        order = run.spawn().permutation(n) if self._shuffle is not False else np.arange(n)
+        if self._shards is not None and n:
+            num_shards, shard_id = self._shards
+            order = order[(np.arange(math.ceil(n / num_shards)) * num_shards + shard_id) % n]
+        if self._num_samples is not None:
+            order = order[:self._num_samples]
+        return order.tolist()
+
+    def _fetch(self, index: int) -> Row:
+        size = len(self._source)
+        if not 0 <= index < size:
+            raise IndexError(f"{self._where}: sampler gave row index {index}, but the source has "
+                             f"{size} rows")
+        return self._row(self._source[index])
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        if self._random_access:
+            yield from _ordered_map(self._fetch, self._order(run), self._workers)
+            return
+        if hasattr(self._source, "__iter__"):
+            values = iter(self._source)
+        else:
+            values = self._source()
+            if not hasattr(values, "__next__"):
+                raise TypeError(f"{self._where}: the source callable must return an iterator "
+                                f"(a generator), but returned {type(values).__name__}")
+        if self._num_samples is not None:
+            values = itertools.islice(values, self._num_samples)
+        for value in values:
+            yield self._row(value)
+
+    def _known_size(self) -> int | None:
+        if self._random_access:
+            if self._sampler is not None:
+                return len(self._sampler) if hasattr(self._sampler, "__len__") else None
+            size = len(self._source)
+            if self._shards is not None and size:
+                size = math.ceil(size / self._shards[0])
+        elif hasattr(self._source, "__len__"):
+            size = len(self._source)
+        else:
+            return None
+        return size if self._num_samples is None else min(size, self._num_samples)
+
+
+class _Slices:
+    """Columns of equal length, read as rows ``(column_0[i], column_1[i], ...)``."""
+
+    def __init__(self, columns: list[np.ndarray]) -> None:
+        self._columns = columns
+
+    def __len__(self) -> int:
+        return len(self._columns[0])
+
+    def __getitem__(self, index: int) -> tuple:
+        return tuple(column[index] for column in self._columns)
+
+
+class NumpySlicesDataset(GeneratorDataset):
+    """Rows sliced along the first axis of in-memory data, as
+    ``mindspore.dataset.NumpySlicesDataset``.
+
+    ``data`` is a list or a NumPy array (one column), a tuple (one column per item) or a dict
+    (one column per key, named by it; pandas-like values with ``.values`` are read through it).
+    Columns keep the dtype NumPy gives them and default to the names ``column_0``, ``column_1``,
+    ... . Rows are shuffled unless ``shuffle=False``, as in MindSpore; the other arguments are
+    ``GeneratorDataset``'s.
+    """
+
+    def __init__(self, data: Any, column_names: str | list[str] | None = None,
+                 num_samples: int | None = None, num_parallel_workers: int = 1,
+                 shuffle: bool | None = None, sampler: Any = None,
+                 num_shards: int | None = None, shard_id: int | None = None) -> None:
+        where = type(self).__name__
+        if isinstance(data, dict):
+            names = list(data)
+            if not all(isinstance(name, str) for name in names):
+                raise TypeError(f"{where}: the keys of a dict data must be str, but got {names}")
+            items = [getattr(value, "values", value) for value in data.values()]
+        elif isinstance(data, tuple):
+            items = list(data)
+            names = [f"column_{i}" for i in range(len(items))]
+        elif isinstance(data, list | np.ndarray):
+            items = [data]
+            names = ["column_0"]
+        else:
+            raise TypeError(f"{where}: data must be a list, tuple, dict or NumPy array, but got "
+                            f"{type(data).__name__}")
+        if not items:
+            raise ValueError(f"{where}: data has no columns")
+        columns = [self._column(item, name, where) for item, name in zip(items, names)]
+        lengths = {name: len(column) for name, column in zip(names, columns)}
+        if len(set(lengths.values())) > 1:
+            raise ValueError(f"{where}: every column needs the same number of rows, but got "
+                             f"{lengths}")
+        if column_names is not None:
+            given = check_names(column_names, where, "column_names")
+            if len(given) != len(columns):
+                raise ValueError(f"{where}: column_names has {len(given)} names but data has "
+                                 f"{len(columns)} columns")
+            names = given
+        super().__init__(_Slices(columns), names, num_samples=num_samples,
+                         num_parallel_workers=num_parallel_workers, shuffle=shuffle,
+                         sampler=sampler, num_shards=num_shards, shard_id=shard_id)
+
+    @staticmethod
+    def _column(item: Any, name: str, where: str) -> np.ndarray:
+        try:
+            column = np.array(item)  # a copy: later changes to the caller's data do not leak in
+        except ValueError:
+            column = np.empty(0, dtype=object)
+        if column.dtype == np.dtype(object):
+            raise TypeError(f"{where}: column {name!r} must be numbers, booleans or strings of "
+                            "one shape per row, but NumPy reads it as objects")
+        if column.ndim == 0:
+            raise ValueError(f"{where}: column {name!r} is a scalar; it needs a first axis to "
+                             "slice rows from")
+        return column

@@ -1,0 +1,16 @@
+"""Training: ``Model``, callbacks, checkpoints, mixed precision, loss scaling."""
+
+from ember.train.callback import (
+    Callback,
+    CheckpointConfig,
+    LossMonitor,
+    ModelCheckpoint,
+    RunContext,
+    TimeMonitor,
+)
+from ember.train.model import Model
+from ember.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
+
+__all__ = ["Callback", "CheckpointConfig", "LossMonitor", "Model", "ModelCheckpoint",
+           "RunContext", "TimeMonitor", "load_checkpoint", "load_param_into_net",
+           "save_checkpoint"]

@@ -1,0 +1,219 @@
+"""``Model``: training, evaluation and prediction of a network, as ``mindspore.Model``."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import warnings
+from typing import Any
+
+from ember.nn.cell import Cell
+from ember.train.amp import build_train_network
+from ember.train.callback import Callback, CallbackList, CallbackParams, RunContext
+
+__all__ = ["Model"]
+
+
+def _progress(total: int, description: str) -> Any:
+    """A progress bar on a terminal; nothing when output goes to a file or a pipe."""
+    from tqdm import tqdm
+
+    quiet = not (sys.stdout.isatty() and sys.stderr.isatty())
+    return tqdm(total=total, desc=description, disable=quiet, leave=False, unit="step",
+                file=sys.stderr, dynamic_ncols=True)
+
+
+def _callbacks(callbacks: Any) -> CallbackList:
+    if callbacks is None:
+        return CallbackList([])
+    if isinstance(callbacks, Callback):
+        return CallbackList([callbacks])
+    return CallbackList(callbacks)
+
+
+class Model:
+    """High-level training and evaluation of ``network``.
+
+    ``Model(network, loss_fn=None, optimizer=None, metrics=None, eval_network=None,
+    eval_indexes=None, amp_level="O0", loss_scale_manager=None, keep_batchnorm_fp32=None)``.
+    With ``loss_fn`` and ``optimizer`` the training network is built for you (mixed precision
+    by ``amp_level``, as ``ember.train.amp.build_train_network``); without them ``network``
+    is trained as a complete training cell. ``metrics`` is a dict of name to Metric (or a set
+    of metric names).
+    """
+
+    def __init__(self, network: Cell, loss_fn: Cell | None = None, optimizer: Any = None,
+                 metrics: Any = None, eval_network: Cell | None = None,
+                 eval_indexes: list[int] | None = None, amp_level: str = "O0",
+                 boost_level: str = "O0", **kwargs: Any) -> None:
+        if not isinstance(network, Cell):
+            raise TypeError(f"Model: network must be a Cell, but got {type(network).__name__}")
+        if eval_indexes is not None and (not isinstance(eval_indexes, list | tuple)
+                                         or len(eval_indexes) != 3):
+            raise ValueError("Model: eval_indexes must be a list of 3 ints (the positions of "
+                             f"loss, outputs and label), but got {eval_indexes!r}")
+        unknown = set(kwargs) - {"loss_scale_manager", "keep_batchnorm_fp32"}
+        if unknown:
+            raise ValueError(f"Model: unknown arguments {sorted(unknown)}; accepted: "
+                             "loss_scale_manager, keep_batchnorm_fp32")
+        if boost_level != "O0":
+            raise ValueError(f"Model: boost_level {boost_level!r} is not supported by ember; "
+                             "accepted: 'O0'")
+        self._network = network
+        self._loss_fn = loss_fn
+        self._optimizer = optimizer
+        self._metrics = self._metric_dict(metrics)
+        if loss_fn is not None and optimizer is not None:
+            self._train_network = build_train_network(network, optimizer, loss_fn,
+                                                      level=amp_level, **kwargs)
+        elif optimizer is not None or amp_level != "O0" or kwargs:
+            self._train_network = build_train_network(network, optimizer, None,
+                                                      level=amp_level, **kwargs)
+        else:
+            self._train_network = network
+        self._eval_network, self._eval_indexes = self._build_eval(eval_network, eval_indexes)
+
+    @staticmethod
+    def _metric_dict(metrics: Any) -> dict[str, Any]:
+        from ember.nn.metrics import Metric, get_metric_fn
+
+        if metrics is None:
+            return {}
+        if isinstance(metrics, set | list | tuple):
+            return {name: get_metric_fn(name) for name in metrics}
+        if not isinstance(metrics, dict):
+            raise TypeError(f"Model: metrics must be a dict of name to Metric or a set of "
+                            f"metric names, but got {type(metrics).__name__}")
+        for name, metric in metrics.items():
+            if not isinstance(metric, Metric):
+                raise TypeError(f"Model: metric {name!r} must be an nn.Metric, but got "
+                                f"{type(metric).__name__}")
+        return dict(metrics)
+
+    def _build_eval(self, eval_network: Cell | None,
+                    eval_indexes: list[int] | None) -> tuple[Cell | None, list[int] | None]:
+        from ember.nn.wrap import WithEvalCell
+
+        if eval_network is not None:
+            return eval_network, list(eval_indexes) if eval_indexes is not None else None
+        if self._loss_fn is not None and self._metrics:
+            return WithEvalCell(self._network, self._loss_fn), [0, 1, 2]
+        return None, None
+
+    @property
+    def train_network(self) -> Cell:
+        return self._train_network
+
+    @property
+    def predict_network(self) -> Cell:
+        return self._network
+
+    @property
+    def eval_network(self) -> Cell | None:
+        return self._eval_network
+
+    # -- training ---------------------------------------------------------------------------
+    def train(self, epoch: int, train_dataset: Any, callbacks: Any = None,
+              dataset_sink_mode: bool = True, sink_size: int = -1) -> None:
+        """Train for ``epoch`` epochs over ``train_dataset`` (rows of network inputs, label
+        last), calling ``callbacks`` at each moment of the run."""
+        if not isinstance(epoch, int) or isinstance(epoch, bool) or epoch <= 0:
+            raise ValueError(f"Model.train: epoch must be a positive int, but got {epoch!r}")
+        if not isinstance(sink_size, int) or sink_size == 0 or sink_size < -1:
+            raise ValueError(f"Model.train: sink_size must be -1 or a positive int, but got "
+                             f"{sink_size!r}")
+        self._warn_sink(dataset_sink_mode)
+        callback = _callbacks(callbacks)
+        batch_num = train_dataset.get_dataset_size()
+        params = CallbackParams(
+            train_network=self._train_network, epoch_num=epoch, batch_num=batch_num,
+            mode="train", loss_fn=self._loss_fn, optimizer=self._optimizer,
+            train_dataset=train_dataset, list_callback=callback.callbacks,
+            dataset_sink_mode=False, cur_epoch_num=0, cur_step_num=0, net_outputs=None,
+            train_dataset_element=None, parallel_mode="stand_alone", device_number=1)
+        context = RunContext(params)
+        self._train_network.set_train(True)
+        callback.begin(context)
+        rows = iter(train_dataset.create_tuple_iterator(num_epochs=epoch))
+        for epoch_index in range(1, epoch + 1):
+            params.cur_epoch_num = epoch_index
+            callback.epoch_begin(context)
+            with _progress(batch_num, f"epoch {epoch_index}/{epoch}") as bar:
+                for data in itertools.islice(rows, batch_num):
+                    params.cur_step_num += 1
+                    params.train_dataset_element = data
+                    callback.step_begin(context)
+                    params.net_outputs = self._train_network(*data)
+                    callback.step_end(context)
+                    bar.update()
+                    if context.get_stop_requested():
+                        break
+            callback.epoch_end(context)
+            if context.get_stop_requested():
+                break
+        callback.end(context)
+
+    @staticmethod
+    def _warn_sink(dataset_sink_mode: bool) -> None:
+        if dataset_sink_mode:
+            from ember import context
+
+            warnings.warn(
+                f"dataset_sink_mode=True: device_target "
+                f"{context.get_context('device_target')!r} has no device data queue in ember, "
+                "so the data is not sunk: the run goes step by step and callbacks see every "
+                "step (as MindSpore does on CPU)", UserWarning, stacklevel=3)
+
+    # -- evaluation and prediction ----------------------------------------------------------
+    def eval(self, valid_dataset: Any, callbacks: Any = None,
+             dataset_sink_mode: bool = True) -> dict[str, Any]:
+        """The metrics over ``valid_dataset``: ``{"Accuracy": 0.98}``."""
+        if not self._metrics:
+            raise ValueError("Model.eval: the Model has no metrics: pass metrics={'Accuracy': "
+                             "nn.Accuracy()} to Model")
+        if self._eval_network is None:
+            raise ValueError("Model.eval: the Model has no loss_fn and no eval_network to "
+                             "compute the metrics with: pass loss_fn or eval_network")
+        self._warn_sink(dataset_sink_mode)
+        callback = _callbacks(callbacks)
+        batch_num = valid_dataset.get_dataset_size()
+        params = CallbackParams(eval_network=self._eval_network, valid_dataset=valid_dataset,
+                                batch_num=batch_num, mode="eval", cur_step_num=0,
+                                cur_epoch_num=1, net_outputs=None, metrics=None,
+                                list_callback=callback.callbacks)
+        context = RunContext(params)
+        for metric in self._metrics.values():
+            metric.clear()
+        self._eval_network.set_train(False)
+        callback.begin(context)
+        with _progress(batch_num, "eval") as bar:
+            for data in valid_dataset.create_tuple_iterator(num_epochs=1):
+                params.cur_step_num += 1
+                callback.step_begin(context)
+                outputs = self._eval_network(*data)
+                params.net_outputs = outputs
+                self._update_metrics(outputs)
+                callback.step_end(context)
+                bar.update()
+        params.metrics = {name: metric.eval() for name, metric in self._metrics.items()}
+        callback.end(context)
+        return params.metrics
+
+    def _update_metrics(self, outputs: Any) -> None:
+        from ember.nn.metrics import Loss
+
+        outputs = outputs if isinstance(outputs, tuple | list) else (outputs,)
+        loss_at, output_at, label_at = self._eval_indexes or (None, 0, -1)
+        for metric in self._metrics.values():
+            if isinstance(metric, Loss):
+                if loss_at is None:
+                    raise ValueError("Model.eval: the Loss metric needs eval_indexes naming "
+                                     "the loss among the eval network's outputs")
+                metric.update(outputs[loss_at])
+            else:
+                metric.update(outputs[output_at], outputs[label_at])
+
+    def predict(self, *predict_data: Any) -> Any:
+        """The network's output for ``predict_data``, in inference mode."""
+        self._network.set_train(False)
+        return self._network(*predict_data)

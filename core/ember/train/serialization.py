@@ -1,0 +1,442 @@
+"""Checkpoints in MindSpore's ``.ckpt`` format: ``save_checkpoint``, ``load_checkpoint`` and
+``load_param_into_net``.
+
+A ``.ckpt`` file is a sequence of serialized ``Checkpoint`` protobuf messages (see
+``_checkpoint_proto``); each ``Value`` is a ``tag`` (the parameter name) and a ``TensorProto``:
+the shape in ``dims`` (``[0]`` for a 0-d tensor, as MindSpore writes it), the dtype as MindSpore
+prints it (``"Float32"``) and the raw little-endian bytes in C order. A tensor larger than
+512 MiB is written as consecutive Values with the same tag, each holding a slice of the bytes.
+Files move both ways between MindSpore and Ember. Writes go to a temporary file that is renamed
+over the target, so an interrupted save leaves the previous file intact; reads validate every
+entry and never unpickle.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+import threading
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ember.common import dtype as mstype
+from ember.common.parameter import Parameter
+from ember.common.tensor import Tensor
+from ember.nn.cell import Cell
+from ember.train._checkpoint_proto import Checkpoint, DecodeError
+
+__all__ = ["load_checkpoint", "load_param_into_net", "save_checkpoint"]
+
+_SLICE_BYTES = 512 * 1024 * 1024  # MindSpore's SLICE_SIZE: larger tensors are split
+
+# tensor_type strings: MindSpore writes ``str(dtype)``; its 1.x reader also spelled "Uint8"...
+_TENSOR_TYPES: dict[str, mstype.Type] = {t.name: t for t in mstype.all_types}
+_TENSOR_TYPES.update({t.name.replace("UInt", "Uint"): t for t in mstype.uint_type})
+_INT_TYPES = frozenset(mstype.int_type)
+_FLOAT_TYPES = frozenset(mstype.float_type)
+
+
+class _Record(NamedTuple):
+    """One checkpoint entry as it is written: name, dims, tensor_type and C-order LE bytes."""
+
+    name: str
+    dims: list[int]
+    tensor_type: str
+    content: bytes
+    itemsize: int
+
+
+# -- argument checks ------------------------------------------------------------------------------
+def _check_bool(func: str, arg: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{func}: '{arg}' must be a bool, but got {type(value).__name__} "
+                        f"{value!r}")
+    return value
+
+
+def _check_no_crypto(func: str, key_arg: str, key: Any, mode_arg: str, mode: Any) -> None:
+    if not isinstance(mode, str):
+        raise TypeError(f"{func}: '{mode_arg}' must be a str, but got {type(mode).__name__}")
+    if key is not None:
+        raise ValueError(f"{func}: '{key_arg}' is given, but ember does not support encrypted "
+                         "checkpoints (MindSpore's AES-GCM/AES-CBC); pass "
+                         f"{key_arg}=None")
+
+
+def _file_name(func: str, ckpt_file_name: Any) -> str:
+    if not isinstance(ckpt_file_name, str | os.PathLike):
+        raise TypeError(f"{func}: 'ckpt_file_name' must be a str or os.PathLike, but got "
+                        f"{type(ckpt_file_name).__name__}")
+    name = os.fspath(ckpt_file_name)
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"{func}: 'ckpt_file_name' must be a non-empty file name, but got "
+                         f"{ckpt_file_name!r}")
+    return os.path.realpath(name)
+
+
+# -- save -----------------------------------------------------------------------------------------
+def _record(name: str, data: Tensor) -> _Record:
+    array = data.asnumpy()
+    little = array.astype(array.dtype.newbyteorder("<"), copy=False)
+    dims = list(array.shape) if array.ndim else [0]
+    return _Record(name, dims, data.dtype.name, little.tobytes(order="C"), array.itemsize)
+
+
+def _save_entries(save_obj: Any) -> list[tuple[str, Tensor]]:
+    func = "save_checkpoint"
+    if isinstance(save_obj, Cell):
+        return [(param.name, param) for _, param in save_obj.parameters_and_names()]
+    if not isinstance(save_obj, list):
+        raise TypeError(f"{func}: 'save_obj' must be a Cell or a list of "
+                        "{'name': str, 'data': Tensor} dicts, but got "
+                        f"{type(save_obj).__name__}")
+    entries = []
+    for index, item in enumerate(save_obj):
+        if (not isinstance(item, dict) or not isinstance(item.get("name"), str)
+                or not isinstance(item.get("data"), Tensor)):
+            raise TypeError(f"{func}: save_obj[{index}] must be a dict "
+                            "{'name': str, 'data': Tensor or Parameter}, but got "
+                            f"{item!r:.80}")
+        entries.append((item["name"], item["data"]))
+    return entries
+
+
+def _append_entries(append_dict: Any) -> list[tuple[str, Tensor]]:
+    if append_dict is None:
+        return []
+    if not isinstance(append_dict, dict):
+        raise TypeError("save_checkpoint: 'append_dict' must be a dict of str to int, float, "
+                        f"bool or Tensor, but got {type(append_dict).__name__}")
+    entries = []
+    for key, value in append_dict.items():
+        if not isinstance(key, str) or not isinstance(value, int | float | Tensor):
+            raise TypeError("save_checkpoint: 'append_dict' must map str to int, float, bool "
+                            f"or Tensor, but got {key!r}: {type(value).__name__}")
+        entries.append((key, value if isinstance(value, Tensor) else Tensor(value)))
+    return entries
+
+
+def _serialize(record: _Record) -> Iterator[bytes]:
+    """One ``Checkpoint`` message per slice of at most ``_SLICE_BYTES`` (whole elements)."""
+    step = max(1, _SLICE_BYTES // record.itemsize) * record.itemsize
+    for start in range(0, max(len(record.content), 1), step):
+        checkpoint = Checkpoint()
+        value = checkpoint.value.add()
+        value.tag = record.name
+        value.tensor.dims.extend(record.dims)
+        value.tensor.tensor_type = record.tensor_type
+        value.tensor.tensor_content = record.content[start:start + step]
+        yield checkpoint.SerializeToString()
+
+
+def _fsync_directory(directory: str) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # platforms where a directory cannot be opened (Windows)
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_file(path: str, records: list[_Record]) -> None:
+    """Write to a temporary file next to ``path``, fsync it, then rename it over ``path``."""
+    directory, base = os.path.split(path)
+    fd, temporary = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            for record in records:
+                for message in _serialize(record):
+                    file.write(message)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.remove(temporary)
+        except OSError:
+            pass
+        raise
+    _fsync_directory(directory)
+
+
+class _AsyncSave(threading.Thread):
+    """A background save; its error is raised by the next save or load of the same file."""
+
+    def __init__(self, path: str, records: list[_Record]) -> None:
+        super().__init__(name=f"save_checkpoint {path}")
+        self.path, self.records = path, records
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            _write_file(self.path, self.records)
+        except BaseException as exc:  # kept, and raised by the next save or load of the file
+            self.error = exc
+            warnings.warn(f"save_checkpoint(async_save=True) of {self.path} failed: {exc!r}",
+                          RuntimeWarning, stacklevel=1)
+
+
+_pending_lock = threading.Lock()
+_pending: dict[str, _AsyncSave] = {}
+
+
+def _wait_for_save(path: str) -> None:
+    """Finish an asynchronous save of ``path``; raise RuntimeError if it failed."""
+    with _pending_lock:
+        save = _pending.pop(path, None)
+    if save is None:
+        return
+    save.join()
+    if save.error is not None:
+        raise RuntimeError(f"save_checkpoint(async_save=True) of {path} failed: "
+                           f"{save.error}") from save.error
+
+
+def save_checkpoint(save_obj: Cell | list[dict[str, Any]], ckpt_file_name: str | os.PathLike,
+                    integrated_save: bool = True, async_save: bool = False,
+                    append_dict: dict[str, Any] | None = None, enc_key: bytes | None = None,
+                    enc_mode: str = "AES-GCM") -> None:
+    """Save a Cell's parameters (by ``param.name``), or a list of ``{"name", "data"}`` dicts,
+    to ``ckpt_file_name`` (``.ckpt`` is appended when missing) in MindSpore's format.
+
+    ``append_dict`` adds entries such as ``{"epoch_num": 3}`` (ints become Int64, floats
+    Float32). The values are copied when the call is made; with ``async_save=True`` a thread
+    writes them, and the next save or load of the same file waits for it (and raises if it
+    failed). ``integrated_save`` matters only for model parallelism, which ember does not
+    split parameters for. Encryption is not supported: ``enc_key`` must be None.
+    """
+    func = "save_checkpoint"
+    _check_bool(func, "integrated_save", integrated_save)
+    _check_bool(func, "async_save", async_save)
+    _check_no_crypto(func, "enc_key", enc_key, "enc_mode", enc_mode)
+    path = _file_name(func, ckpt_file_name)
+    if not path.endswith(".ckpt"):
+        path += ".ckpt"
+    records: list[_Record] = []
+    seen: set[str] = set()
+    for name, data in _save_entries(save_obj) + _append_entries(append_dict):
+        if not name:
+            raise ValueError(f"{func}: every entry needs a non-empty name, but one is ''")
+        if name in seen:
+            raise ValueError(f"{func}: two entries are named '{name}'; checkpoint names must "
+                             "be unique (rename a Parameter, or an append_dict key)")
+        seen.add(name)
+        records.append(_record(name, data))
+    _wait_for_save(path)
+    if not async_save:
+        _write_file(path, records)
+        return
+    save = _AsyncSave(path, records)
+    with _pending_lock:
+        _pending[path] = save
+    save.start()
+
+
+# -- load -----------------------------------------------------------------------------------------
+def _prefixes(filter_prefix: Any) -> tuple[str, ...]:
+    if filter_prefix is None:
+        return ()
+    prefixes = (filter_prefix,) if isinstance(filter_prefix, str) else filter_prefix
+    if not isinstance(prefixes, list | tuple) or not all(isinstance(p, str) for p in prefixes):
+        raise TypeError("load_checkpoint: 'filter_prefix' must be a str, list[str] or "
+                        f"tuple[str], but got {filter_prefix!r:.80}")
+    if not prefixes:
+        raise ValueError("load_checkpoint: 'filter_prefix' must not be an empty list or tuple")
+    return tuple(prefixes)
+
+
+def _filtered(name: str, prefixes: tuple[str, ...]) -> bool:
+    """MindSpore's rule: ``conv1`` filters ``conv1`` and ``conv1.weight``, not ``conv10.w``."""
+    return any(name.startswith(p) and (name == p or name[len(p)] == "." or p.endswith("."))
+               for p in prefixes) if prefixes else False
+
+
+def _decode_entry(path: str, tag: str, values: Sequence[Any]) -> Parameter:
+    """A Parameter from the consecutive Values (slices) that carry ``tag``."""
+    where = f"checkpoint file {path}: entry '{tag}'"
+    tensors = [value.tensor for value in values]
+    dims, tensor_type = list(tensors[0].dims), tensors[0].tensor_type
+    if any(list(t.dims) != dims or t.tensor_type != tensor_type for t in tensors[1:]):
+        raise ValueError(f"{where} is split into slices whose dims or tensor_type differ")
+    dtype = _TENSOR_TYPES.get(tensor_type) if isinstance(tensor_type, str) else None
+    if dtype is None:
+        raise ValueError(f"{where} has unknown tensor_type {tensor_type!r}; accepted: "
+                         f"{', '.join(t.name for t in mstype.all_types)}")
+    if any(d < 0 for d in dims):
+        raise ValueError(f"{where} has negative dims {dims}")
+    content = b"".join(t.tensor_content for t in tensors)
+    itemsize = dtype.np_dtype.itemsize
+    shape = tuple(dims)
+    if dims == [0] and len(content) == itemsize:
+        shape = ()  # MindSpore writes a 0-d tensor as dims [0] with one element
+    expected = math.prod(shape) * itemsize
+    if len(content) != expected:
+        raise ValueError(f"{where} ({tensor_type}, dims {dims}) should hold {expected} bytes, "
+                         f"but holds {len(content)}: the file is truncated or corrupted")
+    if dtype is mstype.bool_ and content and np.frombuffer(content, np.uint8).max() > 1:
+        raise ValueError(f"{where} is Bool but holds bytes other than 0 and 1")
+    array = np.frombuffer(content, dtype.np_dtype.newbyteorder("<")).reshape(shape)
+    return Parameter(array.astype(dtype.np_dtype), name=tag, requires_grad=True)
+
+
+def _decode(path: str, content: bytes, prefixes: tuple[str, ...]) -> dict[str, Parameter]:
+    checkpoint = Checkpoint()
+    try:
+        checkpoint.ParseFromString(content)
+    except DecodeError as exc:
+        raise ValueError(f"checkpoint file {path} is not a valid MindSpore checkpoint "
+                         f"(truncated or corrupted): {exc}") from None
+    if not checkpoint.IsInitialized():
+        missing = ", ".join(checkpoint.FindInitializationErrors())
+        raise ValueError(f"checkpoint file {path} is corrupted: required fields are missing "
+                         f"({missing})")
+    groups: list[tuple[str, list[Any]]] = []
+    for value in checkpoint.value:  # consecutive Values with one tag are slices of one tensor
+        if not isinstance(value.tag, str) or not value.tag:
+            raise ValueError(f"checkpoint file {path} is corrupted: an entry's tag "
+                             f"{value.tag!r} is not a non-empty UTF-8 name")
+        if groups and groups[-1][0] == value.tag:
+            groups[-1][1].append(value)
+        else:
+            groups.append((value.tag, [value]))
+    parameters: dict[str, Parameter] = {}
+    seen: set[str] = set()
+    for tag, values in groups:
+        if tag in seen:
+            raise ValueError(f"checkpoint file {path} is corrupted: entry '{tag}' appears twice")
+        seen.add(tag)
+        if not _filtered(tag, prefixes):
+            parameters[tag] = _decode_entry(path, tag, values)
+    return parameters
+
+
+def load_checkpoint(ckpt_file_name: str | os.PathLike, net: Cell | None = None,
+                    strict_load: bool = False,
+                    filter_prefix: str | list[str] | tuple[str, ...] | None = None,
+                    dec_key: bytes | None = None,
+                    dec_mode: str = "AES-GCM") -> dict[str, Parameter]:
+    """Read a MindSpore ``.ckpt`` file into ``{name: Parameter}`` (named as in the file,
+    ``requires_grad=True``); with ``net``, also load it with ``load_param_into_net``.
+
+    ``filter_prefix`` skips names equal to a prefix or under it (``"conv1"`` skips
+    ``conv1.weight``, not ``conv10.weight``). A missing, truncated or corrupted file raises
+    ValueError naming the file and the fault, and ``net`` is left unchanged. Decryption is not
+    supported: ``dec_key`` must be None.
+    """
+    func = "load_checkpoint"
+    path = _file_name(func, ckpt_file_name)
+    prefixes = _prefixes(filter_prefix)
+    _check_bool(func, "strict_load", strict_load)
+    _check_no_crypto(func, "dec_key", dec_key, "dec_mode", dec_mode)
+    if net is not None and not isinstance(net, Cell):
+        raise TypeError(f"{func}: 'net' must be a Cell or None, but got {type(net).__name__}")
+    if not path.endswith(".ckpt"):
+        raise ValueError(f"{func}: checkpoint file {path} must have the extension .ckpt")
+    _wait_for_save(path)
+    if not os.path.isfile(path):
+        raise ValueError(f"{func}: checkpoint file {path} does not exist"
+                         + (" (it is a directory)" if os.path.isdir(path) else ""))
+    with open(path, "rb") as file:
+        content = file.read()
+    parameters = _decode(path, content, prefixes)
+    if not parameters:
+        raise ValueError(f"{func}: checkpoint file {path} holds no parameters"
+                         + (f" once filter_prefix={filter_prefix!r} is applied" if prefixes
+                            else ""))
+    if net is not None:
+        load_param_into_net(net, parameters, strict_load)
+    return parameters
+
+
+# -- load into a network --------------------------------------------------------------------------
+def _match(params: list[Parameter], parameter_dict: dict[str, Parameter],
+           strict_load: bool) -> tuple[list[tuple[Parameter, str]], list[str]]:
+    """Pair net parameters with dict keys by name; if not strict, then as MindSpore does,
+    under a prefix the dict's keys carry (``backbone.`` + ``conv1.weight``)."""
+    pairs = [(p, p.name) for p in params if p.name in parameter_dict]
+    pending = {p.name: p for p in params if p.name not in parameter_dict}
+    while pending and not strict_load:
+        prefix = next((key[:-len(name)] for name in pending for key in parameter_dict
+                       if key.endswith(name)), None)
+        if prefix is None:
+            break
+        warnings.warn(f"load_param_into_net: loading parameter_dict entries named '{prefix}' "
+                      "+ the net's parameter name", stacklevel=3)
+        for name in [n for n in pending if prefix + n in parameter_dict]:
+            pairs.append((pending.pop(name), prefix + name))
+    return pairs, list(pending)
+
+
+def _new_value(param: Parameter, key: str, new: Parameter, strict_load: bool) -> np.ndarray:
+    """The array to give ``param``, after checking shape and dtype (nothing is changed)."""
+    array = new.asnumpy()
+    if array.shape != param.shape:
+        trailing_ones = (array.ndim > param.ndim and array.shape[:param.ndim] == param.shape
+                         and all(d == 1 for d in array.shape[param.ndim:]))
+        if not trailing_ones:  # MindSpore drops trailing 1s (Ascend's 4-d layouts)
+            raise ValueError(f"load_param_into_net: parameter '{param.name}' has shape "
+                             f"{list(param.shape)} in the net but {list(array.shape)} in "
+                             f"parameter_dict['{key}']; nothing was loaded")
+        array = array.reshape(param.shape)
+    if new.dtype is not param.dtype:
+        kinds = {new.dtype, param.dtype}
+        if strict_load or not (kinds <= _FLOAT_TYPES or kinds <= _INT_TYPES):
+            raise ValueError(f"load_param_into_net: parameter '{param.name}' is "
+                             f"{param.dtype} in the net but {new.dtype} in "
+                             f"parameter_dict['{key}']; only float to float and int to int "
+                             "convert, and only with strict_load=False; nothing was loaded")
+        warnings.warn(f"load_param_into_net: parameter_dict['{key}'] is {new.dtype}; "
+                      f"converted to the net's {param.dtype}", stacklevel=3)
+    return array
+
+
+def load_param_into_net(net: Cell, parameter_dict: dict[str, Parameter],
+                        strict_load: bool = False) -> list[str]:
+    """Copy ``parameter_dict``'s values into the net's parameters of the same name; return
+    the names of the net's parameters that were not loaded.
+
+    Every pair is checked before any parameter changes: a shape mismatch raises ValueError
+    naming the parameter and both shapes. A dtype mismatch converts float to float and int to
+    int with a warning unless ``strict_load``; other mismatches raise. Without ``strict_load``,
+    names also match under a prefix that the dict's keys carry (as MindSpore does) and net
+    parameters left without a value are reported in a warning; with ``strict_load`` they raise
+    ValueError. Entries that no net parameter takes are reported in a warning.
+    """
+    func = "load_param_into_net"
+    if not isinstance(net, Cell):
+        raise TypeError(f"{func}: 'net' must be a Cell, but got {type(net).__name__}")
+    if not isinstance(parameter_dict, dict):
+        raise TypeError(f"{func}: 'parameter_dict' must be a dict of str to Parameter, but got "
+                        f"{type(parameter_dict).__name__}")
+    for key, value in parameter_dict.items():
+        if not isinstance(value, Parameter):
+            raise TypeError(f"{func}: 'parameter_dict' must map str to Parameter, but "
+                            f"{key!r} maps to {type(value).__name__}")
+    _check_bool(func, "strict_load", strict_load)
+    pairs, not_loaded = _match([p for _, p in net.parameters_and_names()], parameter_dict,
+                               strict_load)
+    if not_loaded and strict_load:
+        raise ValueError(f"{func}: strict_load=True, but parameter_dict has no value for "
+                         f"{not_loaded}; nothing was loaded")
+    updates = []
+    for param, key in pairs:
+        updates.append((param, _new_value(param, key, parameter_dict[key], strict_load)))
+    for param, array in updates:
+        param.set_data(array)
+    if not_loaded:
+        warnings.warn(f"{func}: {len(not_loaded)} parameters of the net are not loaded: "
+                      f"{not_loaded}", stacklevel=2)
+    used = {key for _, key in pairs}
+    unexpected = [key for key in parameter_dict if key not in used]
+    if unexpected:
+        warnings.warn(f"{func}: parameter_dict entries that the net has no parameter for: "
+                      f"{unexpected}", stacklevel=2)
+    return not_loaded
