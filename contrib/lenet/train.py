@@ -18,11 +18,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from lenet import LeNet5  # noqa: E402
+
 import ember  # noqa: E402
 from ember import context, nn  # noqa: E402
 from ember.dataset import NumpySlicesDataset  # noqa: E402
 from ember.train import CheckpointConfig, LossMonitor, Model, ModelCheckpoint  # noqa: E402
-from lenet import LeNet5  # noqa: E402
 
 
 def load_digits(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

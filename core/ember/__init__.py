@@ -21,12 +21,22 @@ from ember.common.seed import get_seed, set_seed
 from ember.common.tensor import Tensor
 from ember.context import GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_context, set_context
 from ember.graph import jit, ms_function
-from ember.train import Model, load_checkpoint, load_param_into_net, save_checkpoint
+from ember.train import (
+    DynamicLossScaleManager,
+    FixedLossScaleManager,
+    LossScaleManager,
+    Model,
+    load_checkpoint,
+    load_param_into_net,
+    save_checkpoint,
+)
 from ember.version import __version__
 
 __all__ = [
-    "GRAPH_MODE", "Model", "load_checkpoint", "load_param_into_net", "save_checkpoint", "PYNATIVE_MODE", "ParallelMode", "Parameter", "ParameterTuple", "Tensor",
-    "__version__", "bool_", "context", "dtype", "float16", "float32", "float64",
-    "get_context", "get_seed", "int8", "int16", "int32", "int64", "jit", "ms_function", "nn",
-    "ops", "set_context", "set_seed", "uint8", "uint16", "uint32", "uint64",
+    "GRAPH_MODE", "PYNATIVE_MODE", "DynamicLossScaleManager", "FixedLossScaleManager",
+    "LossScaleManager", "Model", "ParallelMode", "Parameter", "ParameterTuple", "Tensor",
+    "__version__", "bool_", "context", "dtype", "float16", "float32", "float64", "get_context",
+    "get_seed", "int8", "int16", "int32", "int64", "jit", "load_checkpoint",
+    "load_param_into_net", "ms_function", "nn", "ops", "save_checkpoint", "set_context",
+    "set_seed", "uint8", "uint16", "uint32", "uint64",
 ]

@@ -344,3 +344,35 @@ def test_print_inside_a_graph_prints_at_each_call(capsys):
     net(Tensor(np.float32(2)))
     assert capsys.readouterr().out == ("x is\nTensor(shape=[], dtype=Float32, value= 1)\n"
                                        "x is\nTensor(shape=[], dtype=Float32, value= 2)\n")
+
+
+def test_reads_of_a_parameter_around_an_in_place_update_are_not_merged():
+    p = Parameter(Tensor(np.float32(1)), name="p")
+
+    @ms_function
+    def f(x):
+        before = ops.mul(p, 2.0)
+        ops.assign(p, ops.add(p, x))
+        return before, ops.mul(p, 2.0)
+
+    context.set_context(mode=context.GRAPH_MODE)
+    before, after = f(Tensor(np.float32(1)))
+    assert (before.asnumpy().item(), after.asnumpy().item()) == (2, 4)
+    assert p.asnumpy().item() == 2
+
+
+def test_parameters_and_tuples_of_tensors_as_arguments():
+    @ms_function
+    def update(p, pair):
+        ops.assign(p, ops.add(pair[0], pair[1]))
+        return ops.mul(p, 2.0)
+
+    context.set_context(mode=context.GRAPH_MODE)
+    p, q = Parameter(Tensor(np.float32(0)), name="p"), Parameter(Tensor(np.float32(0)), name="q")
+    one, two = Tensor(np.float32(1)), Tensor(np.float32(2))
+    start = compile_count()
+    assert update(p, (one, two)).asnumpy() == 6 and p.asnumpy() == 3
+    assert update(q, (two, two)).asnumpy() == 8 and q.asnumpy() == 4  # another Parameter
+    assert compile_count() == start + 2
+    update(q, (one, one))
+    assert compile_count() == start + 2 and q.asnumpy() == 2

@@ -20,6 +20,7 @@ import numpy as np
 
 from ember import _autodiff
 from ember._executor import load_graph, state, to_device
+from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 from ember.graph import passes, serialize
 from ember.graph.ir import Graph, Node, Value, unflatten
@@ -43,22 +44,35 @@ def new_phase() -> None:
     _counters["phase"] += 1
 
 
-def signature(args: tuple) -> tuple:
-    """What a compiled graph depends on in its arguments."""
+def signature(args: Any) -> tuple:
+    """What a compiled graph depends on in its arguments: the shapes and dtypes of Tensors,
+    which Parameters are passed, the values of the rest."""
     key = []
     for a in args:
-        if isinstance(a, Tensor):
+        if isinstance(a, Parameter):
+            key.append(("param", id(a)))
+        elif isinstance(a, Tensor):
             key.append((a.shape, a.dtype))
         elif a is None or isinstance(a, bool | int | float | str):
             key.append((type(a), a))
-        elif isinstance(a, tuple | list) and all(
-                isinstance(v, bool | int | float | str) for v in a):
-            key.append((type(a), tuple(a)))
+        elif isinstance(a, tuple | list):
+            key.append((type(a), signature(a)))
         else:
             raise TypeError(f"cannot compile a graph for an argument of type "
                             f"{type(a).__name__}: pass Tensors, Python numbers, strings or "
                             "tuples of them")
     return tuple(key)
+
+
+def graph_inputs(args: Any) -> list[Tensor]:
+    """The tensors that are graph inputs, in the order the tracer numbered them."""
+    found: list[Tensor] = []
+    for a in args:
+        if isinstance(a, tuple | list):
+            found.extend(graph_inputs(a))
+        elif isinstance(a, Tensor) and not isinstance(a, Parameter):
+            found.append(a)
+    return found
 
 
 class CompiledFunction:
@@ -73,7 +87,7 @@ class CompiledFunction:
     def __call__(self, args: tuple) -> Any:
         device = self.device
         arrays = [a._data if a._device is device else to_device(a, device)
-                  for a in (*(a for a in args if isinstance(a, Tensor)), *self.params)]
+                  for a in (*graph_inputs(args), *self.params)]
         results = iter(self.runner(*arrays))
         leaves = [Tensor._make(next(results), v.dtype, v.shape, device)
                   if isinstance(v, Value) else v for v in self.graph.outputs]

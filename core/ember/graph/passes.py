@@ -70,15 +70,22 @@ def eliminate_common_subexpressions(graph: Graph) -> Graph:
             replace[value.id] = replace_with
     seen: dict[Any, Node] = {}
     kept: list[Node] = []
+    versions: dict[int, int] = {}  # parameter value id -> impure nodes that took it so far
     for node in graph.nodes:
         node.inputs = [replace.get(v.id, v) if isinstance(v, Value) else v
                        for v in node.inputs]
         key = None
         if _pure(node):
             try:
-                key = (type(node.prim), _frozen(node.prim.attrs()), _frozen(node.inputs))
+                state = tuple(versions.get(v.id, 0) for v in node.tensor_inputs())
+                key = (type(node.prim), _frozen(node.prim.attrs()), _frozen(node.inputs),
+                       state)
             except TypeError:
                 key = None
+        else:  # it may update its Parameter inputs in place: later reads are new values
+            for v in node.tensor_inputs():
+                if v.kind == "param":
+                    versions[v.id] = versions.get(v.id, 0) + 1
         earlier = seen.get(key) if key is not None else None
         if earlier is not None:
             replace.update((v.id, e) for v, e in zip(node.outputs, earlier.outputs))

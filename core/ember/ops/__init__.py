@@ -6,7 +6,6 @@ from ember.ops.composite import GradOperation  # noqa: F401
 from ember.ops.functional import *  # noqa: F403
 from ember.ops.operations import *  # noqa: F403
 from ember.ops.operations.debug_ops import HookBackward, Print  # noqa: F401
-from ember.ops.operations.optim_ops import ApplyMomentum, Assign, assign  # noqa: F401
 from ember.ops.primitive import Primitive  # noqa: F401
 
 _tensor_methods.install()  # Tensor operators and methods are made of these ops

@@ -90,3 +90,4 @@ from ember.ops.operations.nn_ops import (  # noqa: F401
     sparse_softmax_cross_entropy_with_logits,
     tanh,
 )
+from ember.ops.operations.optim_ops import assign, assign_add  # noqa: F401

@@ -8,9 +8,15 @@ from ember.train.callback import (
     RunContext,
     TimeMonitor,
 )
+from ember.train.loss_scale_manager import (
+    DynamicLossScaleManager,
+    FixedLossScaleManager,
+    LossScaleManager,
+)
 from ember.train.model import Model
 from ember.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 
-__all__ = ["Callback", "CheckpointConfig", "LossMonitor", "Model", "ModelCheckpoint",
+__all__ = ["Callback", "CheckpointConfig", "DynamicLossScaleManager", "FixedLossScaleManager",
+           "LossMonitor", "LossScaleManager", "Model", "ModelCheckpoint",
            "RunContext", "TimeMonitor", "load_checkpoint", "load_param_into_net",
            "save_checkpoint"]

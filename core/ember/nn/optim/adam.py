@@ -61,7 +61,7 @@ class Adam(Optimizer):
         gradients = self.decay_weight(gradients)
         gradients = self.gradients_centralization(gradients)
         gradients = self.scale_grad(gradients)
-        lrs = self.each_lr(self.get_lr())
+        lrs = self._each_lr(self.get_lr())
         beta1_power = F.mul(self.beta1_power, self.beta1)
         assign(self.beta1_power, beta1_power)
         beta2_power = F.mul(self.beta2_power, self.beta2)
@@ -93,7 +93,7 @@ class AdamWeightDecay(Optimizer):
 
     def construct(self, gradients: tuple[Tensor, ...]) -> tuple[Tensor, ...]:
         gradients = self.gradients_centralization(gradients)
-        lrs = self.each_lr(self.get_lr())
+        lrs = self._each_lr(self.get_lr())
         decays = self.weight_decay if self.is_group else (self.weight_decay,) * len(lrs)
         return tuple(self.opt(p, m, v, lr, self.beta1, self.beta2, self.eps,
                               decay if flag else 0.0, g)[0]

@@ -35,6 +35,6 @@ class Momentum(Optimizer):
         gradients = self.decay_weight(gradients)
         gradients = self.gradients_centralization(gradients)
         gradients = self.scale_grad(gradients)
-        lrs = self.each_lr(self.get_lr())
+        lrs = self._each_lr(self.get_lr())
         return tuple(self.opt(p, m, lr, g, self.momentum)
                      for p, m, lr, g in zip(self.parameters, self.moments, lrs, gradients))

@@ -59,7 +59,7 @@ class _IteratorLearningRate(LearningRateSchedule):
 
     def __init__(self, learning_rate: Tensor, name: str) -> None:
         super().__init__()
-        self.learning_rate = Parameter(learning_rate, name)
+        self.learning_rate = Parameter(learning_rate, name, requires_grad=False)
 
     def construct(self, global_step: Tensor) -> Tensor:
         return F.gather(self.learning_rate, global_step, 0)
@@ -110,14 +110,15 @@ class Optimizer(Cell):
         else:
             decays = [weight_decay] * len(params)
             centralize = [False] * len(params)
-        names = [p.name for p in params]
-        repeated = sorted({n for n in names if names.count(n) > 1})
+        seen: set[int] = set()
+        repeated = sorted({p.name for p in params if id(p) in seen or seen.add(id(p))})
         if repeated:
             raise ValueError(f"{owner}: parameters must be distinct, but {repeated} appear more "
                              "than once")
         self.parameters = ParameterTuple(params)
         if self.dynamic_lr:
-            self.global_step = Parameter(Tensor(np.zeros([1], np.int32)), name="global_step")
+            self.global_step = Parameter(Tensor(np.zeros([1], np.int32)), name="global_step",
+                                         requires_grad=False)
             self.global_step_increase_tensor = Tensor(1, mstype.int32)
             self.assignadd = AssignAdd()
         else:
@@ -231,7 +232,7 @@ class Optimizer(Cell):
                          else lr)
         return found if isinstance(param, list) else found[0]
 
-    def each_lr(self, lr: Any) -> tuple:
+    def _each_lr(self, lr: Any) -> tuple:
         """``get_lr()``'s result as one learning rate per parameter."""
         return tuple(lr) if self.is_group_lr else (lr,) * len(self.parameters)
 

@@ -43,6 +43,6 @@ class SGD(Optimizer):
     def construct(self, gradients: tuple[Tensor, ...]) -> tuple[Tensor, ...]:
         gradients = self.scale_grad(gradients)
         gradients = self.gradients_centralization(gradients)
-        lrs = self.each_lr(self.get_lr())
+        lrs = self._each_lr(self.get_lr())
         return tuple(opt(p, g, lr, a, self.momentum, s) for opt, p, g, lr, a, s in zip(
             self.opts, self.parameters, gradients, lrs, self.accum, self.stat))
