@@ -161,3 +161,15 @@ def test_bad_arguments_are_named():
         model.eval(dataset())
     with pytest.raises(ValueError, match="cannot both be 0"):
         CheckpointConfig(save_checkpoint_steps=0, save_checkpoint_seconds=0)
+
+
+def test_progress_bar_on_a_terminal_and_quiet_otherwise(monkeypatch, capsys):
+    import sys
+
+    _, model = make()
+    model.train(1, dataset(), dataset_sink_mode=False)
+    assert capsys.readouterr().err == ""  # output captured: not a terminal, no bar
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    model.train(1, dataset(), dataset_sink_mode=False)
+    assert "epoch 1/1" in capsys.readouterr().err
