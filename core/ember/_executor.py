@@ -7,16 +7,22 @@ called directly by every primitive: no pluggy call on the hot path.
 
 from __future__ import annotations
 
+import atexit
+import sys
+import warnings
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from ember.backend import MissingKernelError
 
 if TYPE_CHECKING:
     from ember.common.tensor import Tensor
 
 
 class _State:
-    __slots__ = ("eager", "graph", "mode", "tracer", "transfers")
+    __slots__ = ("eager", "fallbacks", "graph", "mode", "tracer", "transfers")
 
     def __init__(self) -> None:
         self.eager: Any = None  # the PyNative executor, or the tracer while tracing
@@ -24,6 +30,7 @@ class _State:
         self.mode: int | None = None  # the context's mode, read when first needed
         self.tracer: Any = None  # the Tracer while a graph is being traced
         self.transfers = 0  # tensors moved between devices, for tests and benchmarks
+        self.fallbacks: Counter[str] = Counter()  # calls run by fallback_device_target
 
 
 state = _State()
@@ -43,9 +50,14 @@ def load_graph() -> Any:
 
 
 def _load(hook_name: str, what: str) -> Any:
+    from ember import context
+
+    return _load_for(context.get_context("device_target"), hook_name, what)
+
+
+def _load_for(target: str, hook_name: str, what: str) -> Any:
     from ember import _plugins, context
 
-    target = context.get_context("device_target")
     _plugins.check_device_target(target)
     hook = getattr(_plugins.registry().plugin_manager.hook, hook_name)
     executor = hook(device_target=target, context=context._current_values())
@@ -85,3 +97,69 @@ def to_device(tensor: Tensor, device: Any) -> Any:
     state.transfers += 1
     host = to_host(tensor)
     return host if device is None else device.from_host(host)
+
+
+# -- fallback_device_target ------------------------------------------------------------------
+def resolve_kernel(executor: Any, prim: Any) -> Any:
+    """``executor.kernel(prim)``; when the backend has none and the context names a
+    ``fallback_device_target``, that backend's kernel, with the data moved across."""
+    try:
+        return executor.kernel(prim)
+    except MissingKernelError:
+        from ember import context
+
+        target = context.get_context("fallback_device_target")
+        if not target or target == context.get_context("device_target"):
+            raise
+    fallback = _FALLBACK_EXECUTORS.get(target)
+    if fallback is None:
+        fallback = _FALLBACK_EXECUTORS[target] = _load_for(target, "ember_eager_executor",
+                                                           "a PyNative executor")
+    return FallbackKernel(prim.name, fallback.kernel(prim), executor, fallback, target)
+
+
+_FALLBACK_EXECUTORS: dict[str, Any] = {}
+
+
+class FallbackKernel:
+    """Runs one primitive on another backend: inputs go there through host memory, results
+    come back; each call is counted, and the first one warns."""
+
+    def __init__(self, name: str, kernel: Any, home: Any, fallback: Any, target: str) -> None:
+        self.name, self.kernel, self.home, self.fallback = name, kernel, home, fallback
+        self.target = target
+
+    def __call__(self, *arrays: Any) -> Any:
+        if self.name not in state.fallbacks:
+            warnings.warn(f"{self.name} has no kernel on {getattr(self.home, 'name', 'this')} "
+                          f"backend: it runs on fallback_device_target {self.target!r}, moving "
+                          "its data through host memory", UserWarning, stacklevel=4)
+            atexit.unregister(_report_once)
+            atexit.register(_report_once)
+        state.fallbacks[self.name] += 1
+        moved = [self._move(a, self.home, self.fallback) for a in arrays]
+        result = self.kernel(*moved)
+        if isinstance(result, tuple):
+            return tuple(self._move(r, self.fallback, self.home) for r in result)
+        return self._move(result, self.fallback, self.home)
+
+    @staticmethod
+    def _move(value: Any, source: Any, destination: Any) -> Any:
+        if source.device is destination.device or isinstance(
+                value, bool | int | float | str | tuple | list | type(None)):
+            return value
+        state.transfers += 1
+        host = value if source.device is None else source.to_host(value)
+        return host if destination.device is None else destination.from_host(host)
+
+
+def fallback_report() -> dict[str, int]:
+    """How many calls of each primitive ran on fallback_device_target in this process."""
+    return dict(state.fallbacks)
+
+
+def _report_once() -> None:
+    if state.fallbacks:
+        counts = ", ".join(f"{name} x{n}" for name, n in state.fallbacks.most_common())
+        sys.stderr.write(f"ember: primitives run by fallback_device_target this run: "
+                         f"{counts}\n")

@@ -341,6 +341,15 @@ def installed_backend(label: str, value: str) -> str:
     return value
 
 
+def optional(check: Check) -> Check:
+    """``check``, or the empty string meaning "not set"."""
+
+    def maybe(label: str, value: str) -> str:
+        return value and check(label, value)
+
+    return maybe
+
+
 def default_backend() -> str:
     """The device_target of the installed backend that ember chooses when none is set."""
     from ember import _plugins
@@ -493,6 +502,12 @@ CONTEXT = _table(
     Option("enable_compile_cache", bool, False,
            "Save the compiled front-end graph and reuse it while the script is unchanged."),
     Option("compile_cache_path", str, ".", "Directory of the compile cache.", directory),
+    # Ember extensions (not in MindSpore)
+    Option("fallback_device_target", str, "",
+           "Ember extension: the device_target that runs primitives the current backend has "
+           "no kernel for (data moves through host memory; one warning per primitive, and a "
+           "report at exit). Empty: such a primitive raises MissingKernelError.",
+           optional(installed_backend)),
     # MindSpore 0.x
     Option("save_ms_model", bool, False, "Save the converted lite model.", deprecated=_ZERO_X),
     Option("save_ms_model_path", str, ".", "Path of the lite model.", directory,

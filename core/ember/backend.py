@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pluggy
 
@@ -39,3 +40,12 @@ class BackendSpec:
     distribution: str
     priority: int = 0
     check_available: Callable[[], str | None] = _always_available
+
+
+def resolve_kernel(executor: Any, prim: Any) -> Callable[..., Any]:
+    """``executor.kernel(prim)``, or, when the backend has no kernel for ``prim`` and the user
+    set ``fallback_device_target``, that backend's kernel with the data moved across. Graph
+    executors that call kernels should get them through this function."""
+    from ember._executor import resolve_kernel as resolve
+
+    return resolve(executor, prim)

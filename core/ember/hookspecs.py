@@ -43,9 +43,19 @@ def ember_eager_executor(device_target: str, context: dict[str, Any]) -> Any:
     """Create the PyNative executor for ``device_target``, or return None if not yours.
 
     Called once per change of ``device_target`` or ``mode``, never per primitive call.
-    ``context`` is a snapshot of ``get_context()``. Return an object with a
-    ``run(primitive, inputs)`` method: ``inputs`` are the backend's own arrays, the result is
-    one array or a tuple of arrays. First non-None result wins.
+    ``context`` is a snapshot of the context's values. Return an executor object with:
+
+    - ``kernel(primitive)``: a function of the backend's arrays (and the primitive's
+      non-tensor inputs as Python values) returning one array, or a tuple for several
+      outputs; called once per primitive instance. Raise ``ember.backend.MissingKernelError``
+      for a primitive the backend does not run.
+    - ``device``: identifies where its arrays live; None means NumPy arrays in host memory.
+    - ``to_host(array)`` -> numpy.ndarray and ``from_host(ndarray)`` -> array (unless
+      ``device`` is None).
+    - optionally ``name`` (for messages) and ``primitives``: the names it has kernels for
+      (``python -m ember info --ops``).
+
+    First non-None result wins.
     """
 
 
@@ -53,8 +63,11 @@ def ember_eager_executor(device_target: str, context: dict[str, Any]) -> Any:
 def ember_graph_executor(device_target: str, context: dict[str, Any]) -> Any:
     """Create the Graph-mode executor for ``device_target``, or return None if not yours.
 
-    Called once per change of ``device_target`` or ``mode``. Return an object whose
-    ``compile(graph)`` turns an IR graph into a callable over the backend's arrays.
+    Called once per change of ``device_target`` or ``mode``. Return an object with ``device``
+    (as the PyNative executor's) and ``compile(graph)``, which turns an ``ember.graph.ir.Graph``
+    into a callable taking the arrays of ``graph.inputs`` then ``graph.params`` and returning
+    a tuple with the arrays of the graph outputs that are Values. Get kernels through
+    ``ember.backend.resolve_kernel`` so that fallback_device_target applies.
     First non-None result wins.
     """
 

@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from ember import _autodiff
-from ember._executor import load_eager, state, to_device
+from ember._executor import load_eager, resolve_kernel, state, to_device
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 
@@ -64,11 +64,25 @@ class Primitive:
         return f"Prim[{self.name}]" + (f"<{attrs}>" if attrs else "")
 
 
+def primitive_classes() -> list[type[Primitive]]:
+    """Every public primitive class of ember (the ones a backend may need kernels for)."""
+    import ember.ops  # noqa: F401  (defines them all)
+
+    found: dict[str, type[Primitive]] = {}
+    todo = [Primitive]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            todo.append(sub)
+            if not sub.__name__.startswith("_") and sub.__module__.startswith("ember."):
+                found.setdefault(sub.__name__, sub)
+    return sorted(found.values(), key=lambda cls: cls.__name__)
+
+
 def run(prim: Primitive, args: tuple, spec: Spec | list[Spec]) -> Any:
     """Execute ``prim`` on the current executor and record it for autodiff when asked."""
     executor = state.eager or load_eager()
     if prim._kernel_owner is not executor:
-        prim._kernel = executor.kernel(prim)
+        prim._kernel = resolve_kernel(executor, prim)
         prim._kernel_owner = executor
     device = executor.device
     arrays = []

@@ -16,6 +16,7 @@ class NumpyExecutor:
 
     device = None
     name = "CPU"
+    primitives = frozenset(KERNELS)  # what ``python -m ember info --ops`` lists
 
     def kernel(self, prim: Any) -> Callable[..., Any]:
         """The function that runs ``prim`` on NumPy arrays."""

@@ -17,7 +17,7 @@ node, as a person would write it by hand::
 Arguments are the graph's input arrays (``graph.inputs`` order) then its parameter arrays
 (``graph.params`` order); the result is the tuple of the graph outputs that are Values, in order
 (outputs that are plain Python values are left to the core). The kernels (``k<i>``, one per
-node, made once here from the ``KERNELS`` table), the constant arrays (``c<i>``) and the inline
+node, made once here by the eager executor), the constant arrays (``c<i>``) and the inline
 inputs that are not literals (``q<i>``: dtypes and other objects) are globals of the function,
 so running it costs exactly the kernel calls: no dispatch loop, no per-node lookup. Each
 intermediate array is deleted right after its last use so NumPy frees it early; in-place kernels
@@ -34,11 +34,12 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from ember.backend import MissingKernelError
+from ember.backend import MissingKernelError, resolve_kernel
 from ember.graph.ir import Graph, Node, Value
-from ember_cpu.kernels import KERNELS
+from ember_cpu.executor import NumpyExecutor
 
-BACKEND = "CPU (ember-cpu)"
+#: The eager executor's kernels serve the graphs too (and its fallback, when the user sets one).
+_EAGER = NumpyExecutor()
 
 _compiled = itertools.count()
 _LITERALS = (type(None), bool, int, str, bytes)
@@ -213,16 +214,13 @@ class _Generator:
         return CompiledGraph(run, source, graph)
 
     def kernel(self, node: Node) -> Callable[..., Any]:
-        prim = node.prim
         try:
-            factory = KERNELS[prim.name]
-        except KeyError:
-            err = MissingKernelError(prim.name, BACKEND)
+            return resolve_kernel(_EAGER, node.prim)
+        except MissingKernelError as err:
             if hasattr(err, "add_note"):  # Python 3.11+
                 err.add_note(f"used at {node.source or '<unknown>'} (scope {node.scope}) in "
                              f"graph {self.graph.name!r}")
-            raise err from None
-        return factory(prim)
+            raise
 
 
 class _Failure:
