@@ -110,3 +110,23 @@ def test_ops_matrix_shows_kernels_gaps_and_fallbacks(tmp_path: Path) -> None:
     assert rows["Conv2D"] == ["yes", "MISSING"]
     rows = {line.split()[0]: line.split()[1:] for line in with_fallback.splitlines()[1:] if line}
     assert rows["Mul"] == ["yes", "fallback"]
+
+
+def test_compare_backends_checks_a_backend_running_with_fallback(tmp_path: Path) -> None:
+    install(tmp_path, "ember-partial", "Partial", PARTIAL)
+    code = textwrap.dedent("""
+        import warnings
+        import numpy as np
+        from ember import Tensor, context, nn
+        from ember.testing import compare_backends
+        warnings.simplefilter("ignore")
+        context.set_context(mode=context.PYNATIVE_MODE, fallback_device_target="CPU")
+        net = nn.Dense(3, 2, activation="relu")
+        x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+        report = compare_backends(net, x, targets=["Partial"])
+        print(report.ok, report.max_difference, ("Partial", "grad(weight)") in report.within)
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", "0.0", "True"]
