@@ -1,0 +1,120 @@
+"""The template's Graph-mode executor: the object ``ember_graph_executor`` returns.
+
+``compile(graph)`` receives the whole traced function as an ``ember.graph.ir.Graph``, after the
+core's passes (dead code, common subexpressions, constant folding), and returns a callable:
+given the device arrays of ``graph.inputs`` then ``graph.params``, it returns a tuple with the
+device arrays of the graph outputs that are Values, in order.
+
+**This is where a real backend compiles.** ember's CPU backend writes one straight-line Python
+function; a GPU backend turns the graph into one ``tf.function(jit_compile=True)`` for XLA; an
+Ascend one exports ONNX, runs ATC to an ``.om`` model and loads it with ``acl.mdl``.
+The template does the least that is correct: it resolves every node's kernel once, moves the
+constants to the device once, works out when each intermediate array can be dropped, and
+then interprets the node list on every call.
+
+Kernels come from ``ember.backend.resolve_kernel``, not from the PyNative executor directly,
+so a primitive this backend lacks runs on ``fallback_device_target`` in Graph mode too, when the
+user sets one; without it, compiling raises ``MissingKernelError`` naming the primitive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ember.backend import resolve_kernel
+from ember.graph.ir import Graph, Node, Value
+
+from ember_template.device import DEVICE, DeviceArray
+from ember_template.executor import TemplateExecutor
+from ember_template.kernels import Kernel
+
+#: The PyNative executor's kernels serve the graphs too.
+_EAGER = TemplateExecutor()
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One node: its kernel, and the values nothing reads after it (dropped right away)."""
+
+    node: Node
+    kernel: Kernel
+    drop: tuple[int, ...]
+
+
+class CompiledGraph:
+    """A graph ready to run on the Template device."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.arguments = [v.id for v in (*graph.inputs, *graph.params)]
+        self.constants = {v.id: DEVICE.from_host(v.array) for v in graph.consts}
+        self.results = [v.id for v in graph.outputs if isinstance(v, Value)]
+        kernels = [resolve_kernel(_EAGER, node.prim) for node in graph.nodes]
+        last_read: dict[int, int] = {}
+        for i, node in enumerate(graph.nodes):
+            for value in _values(node.inputs):
+                last_read[value.id] = i
+            for value in node.outputs:  # an output nothing reads goes right after its node
+                last_read.setdefault(value.id, i)
+        kept = set(self.results)
+        drops: dict[int, list[int]] = {}
+        for value_id, i in last_read.items():
+            if value_id not in kept:
+                drops.setdefault(i, []).append(value_id)
+        self.steps = [_Step(node, kernel, tuple(drops.get(i, ())))
+                      for i, (node, kernel) in enumerate(zip(graph.nodes, kernels, strict=True))]
+
+    def __call__(self, *arrays: DeviceArray) -> tuple[DeviceArray, ...]:
+        env: dict[int, Any] = dict(self.constants)
+        env.update(zip(self.arguments, arrays, strict=True))
+        for step in self.steps:
+            node = step.node
+            try:
+                out = step.kernel(*(_read(x, env) for x in node.inputs))
+            except Exception as exc:
+                raise RuntimeError(
+                    f"{node.prim.name} failed at {node.source or '<unknown>'} (scope "
+                    f"{node.scope}) in graph {self.graph.name!r}: {type(exc).__name__}: "
+                    f"{exc}") from exc
+            outs = out if node.multi else (out,)
+            env.update(zip((v.id for v in node.outputs), outs, strict=True))
+            for value_id in step.drop:
+                del env[value_id]
+        return tuple(env[value_id] for value_id in self.results)
+
+    def __repr__(self) -> str:
+        g = self.graph
+        return (f"<CompiledGraph {g.name!r} on Template: {len(g.inputs)} inputs, "
+                f"{len(g.params)} params, {len(g.nodes)} nodes>")
+
+
+class GraphExecutor:
+    """Compiles IR graphs for the Template device (the PyNative executor's ``device``, so
+    tensors pass between the two modes without a move)."""
+
+    name = "Template"
+    device = DEVICE
+
+    def compile(self, graph: Graph) -> CompiledGraph:
+        return CompiledGraph(graph)
+
+
+def _values(inputs: Any) -> list[Value]:
+    """The Values among a node's inputs, also inside tuples and lists (AddN, Concat)."""
+    found: list[Value] = []
+    for x in inputs:
+        if isinstance(x, Value):
+            found.append(x)
+        elif isinstance(x, tuple | list):
+            found.extend(_values(x))
+    return found
+
+
+def _read(x: Any, env: dict[int, Any]) -> Any:
+    """One node input at run time: a Value's array, or the Python value stored inline."""
+    if isinstance(x, Value):
+        return env[x.id]
+    if isinstance(x, tuple | list):
+        return type(x)(_read(item, env) for item in x)
+    return x
