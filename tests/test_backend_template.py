@@ -196,3 +196,20 @@ def test_template_passes_the_conformance_kit(template_env: Path, tmp_path: Path)
                     f"for primitive {case['primitive']}") in case["message"], case
     checks = {check["check"]: check["outcome"] for check in report["backend_checks"]}
     assert checks == dict.fromkeys(BACKEND_CHECKS, "pass")
+
+
+def test_the_kit_checks_fallback_results_like_kernels(template_env: Path, tmp_path: Path) -> None:
+    """With --ember-fallback=CPU, the primitives the template lacks (Conv2D) run on the CPU
+    backend, data moved across, and must pass the same checks; no known gaps listed."""
+    no_gaps = tmp_path / "none.txt"
+    no_gaps.write_text("# none\n")
+    report_path = tmp_path / "report.json"
+    _run([str(template_env), "-m", "pytest", str(TEMPLATE / "tests" / "test_conformance.py"),
+          "-q", "--tb=line", "-p", "no:cacheprovider", "-k", "Conv2D/ or Add/broadcast",
+          "-W", "ignore::UserWarning", "--ember-fallback=CPU",
+          f"--ember-known-gaps={no_gaps}", f"--ember-report={report_path}"],
+         "the kit on the template with fallback", cwd=REPO)
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    assert "Conv2D" not in template_kernels().KERNELS
+    assert report["primitives"]["Conv2D"]["outcome"] == "pass"
+    assert report["summary"]["fail"] == 0 and report["summary"]["known gap"] == 0

@@ -76,11 +76,14 @@ def ember_target(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def ember_conformance_context(ember_target: str) -> Iterator[None]:
-    """The module's tests run on the backend under test in PyNative mode; the device_target
-    and mode in effect before are restored after them."""
-    saved = {key: context.get_context(key) for key in ("device_target", "mode")}
-    context.set_context(device_target=ember_target, mode=context.PYNATIVE_MODE)
+def ember_conformance_context(ember_target: str,
+                              request: pytest.FixtureRequest) -> Iterator[None]:
+    """The module's tests run on the backend under test in PyNative mode (with
+    ``--ember-fallback`` as fallback_device_target); the context before is restored after."""
+    keys = ("device_target", "mode", "fallback_device_target")
+    saved = {key: context.get_context(key) for key in keys}
+    context.set_context(device_target=ember_target, mode=context.PYNATIVE_MODE,
+                        fallback_device_target=request.config.getoption("ember_fallback"))
     yield
     context.set_context(**saved)
 

@@ -14,6 +14,10 @@ plugin (auto-loaded through the ``pytest11`` entry point of ember-core, or loade
     are expected to fail (``xfail(strict=True)``): a gap that is fixed fails the run until
     it is removed from the list. Default: the file named by ``EMBER_KNOWN_GAPS`` in the
     test module, if it sets one.
+``--ember-fallback=DEVICE_TARGET``
+    set ``fallback_device_target`` while the kit runs: the primitives the backend lacks run
+    on that backend, moved across, and are checked like any kernel (list them no longer as
+    known gaps).
 ``--ember-report=PATH.json``
     write, at the end of the session, each test's outcome ("pass", "fail" or "known gap")
     with its case, primitive and dtype, the same per primitive and dtype, the backend
@@ -63,6 +67,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "case id or a test id per line; they become strict xfails")
     group.addoption("--ember-report", metavar="PATH", default=None,
                     help="write the conformance results as JSON to PATH")
+    group.addoption("--ember-fallback", metavar="DEVICE_TARGET", default="",
+                    help="run the primitives the backend lacks on this backend "
+                         "(fallback_device_target), so the kit checks the fallback's results "
+                         "like any kernel")
 
 
 def pytest_configure(config: pytest.Config) -> None:
