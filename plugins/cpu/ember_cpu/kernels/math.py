@@ -84,6 +84,7 @@ def _argmax_with_value(prim):
 def _matmul(prim):
     ta, tb = prim.transpose_a, prim.transpose_b
 
+    @_quiet
     def kernel(x, y):
         return np.matmul(np.swapaxes(x, -1, -2) if ta else x, np.swapaxes(y, -1, -2) if tb else y)
 
@@ -110,7 +111,7 @@ KERNELS = {
     "LogicalNot": lambda p: np.logical_not,
     "Select": lambda p: np.where,
     "Neg": lambda p: np.negative,
-    "Square": lambda p: np.square,
+    "Square": lambda p: _quiet(np.square),
     "Abs": lambda p: np.abs,
     "Sign": lambda p: np.sign,
     "Exp": _quiet_unary(np.exp),
@@ -120,9 +121,9 @@ KERNELS = {
     "Reciprocal": _quiet_unary(np.reciprocal),
     "ZerosLike": lambda p: np.zeros_like,
     "OnesLike": lambda p: np.ones_like,
-    "Cast": lambda p: lambda x, dtype: x.astype(dtype.np_dtype),
+    "Cast": lambda p: _quiet(lambda x, dtype: x.astype(dtype.np_dtype)),
     "Fill": lambda p: lambda dtype, shape, value: np.full(shape, value, dtype.np_dtype),
-    "AddN": lambda p: lambda *xs: functools.reduce(np.add, xs),
+    "AddN": lambda p: _quiet(lambda *xs: functools.reduce(np.add, xs)),
     "ReduceSum": _reduce(np.sum),
     "ReduceMean": _reduce(_mean),
     "ReduceMax": _reduce(np.max),
