@@ -8,16 +8,11 @@ import numpy as np
 import pytest
 from gradcheck import check_grad
 
-from ember import Tensor, context, ops
+from ember import Tensor, ops
 from ember.common import dtype as mstype
 
 RNG = np.random.default_rng(0)
 F64 = np.float64
-
-
-@pytest.fixture(autouse=True)
-def _pynative():
-    context.set_context(mode=context.PYNATIVE_MODE)
 
 
 def t(array, dtype=None):

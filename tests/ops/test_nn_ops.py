@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from gradcheck import check_grad
 
-from ember import Tensor, context, ops
+from ember import Tensor, ops
 from ember.common import dtype as mstype
 from ember.common import seed
 from ember.ops import operations as P
@@ -16,11 +16,6 @@ from ember.ops.operations import nn_ops
 
 RNG = np.random.default_rng(0)
 F64 = np.float64
-
-
-@pytest.fixture(autouse=True)
-def _pynative():
-    context.set_context(mode=context.PYNATIVE_MODE)
 
 
 def t(array, dtype=None):
