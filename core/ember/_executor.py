@@ -90,13 +90,24 @@ def to_host(tensor: Tensor) -> np.ndarray:
 
 
 def to_device(tensor: Tensor, device: Any) -> Any:
-    """The tensor's data on ``device`` (None: host memory), moved through host memory; while
-    tracing, the graph value that stands for it."""
+    """Move the tensor's data to ``device`` (None: host memory) through host memory, and keep
+    it there: the tensor now lives on ``device``, so using it again there moves nothing (a
+    Tensor is immutable; a Parameter is the one copy its in-place updates change). While
+    tracing, return the graph value that stands for the tensor instead."""
     if device is state.tracer is not None:
         return device.capture(tensor)
     state.transfers += 1
     host = to_host(tensor)
-    return host if device is None else device.from_host(host)
+    from ember.common.parameter import Parameter
+
+    if device is None:
+        data = np.require(host, requirements="W")  # in-place kernels write to Parameters
+    elif isinstance(tensor, Parameter):
+        data = getattr(device, "parameter_from_host", device.from_host)(host)
+    else:
+        data = device.from_host(host)
+    tensor._data, tensor._device = data, device
+    return data
 
 
 # -- fallback_device_target ------------------------------------------------------------------

@@ -1,0 +1,104 @@
+"""The GPU backend's Graph-mode executor: an IR graph becomes one XLA-compiled ``tf.function``.
+
+``GraphExecutor(device).compile(graph)`` returns a :class:`CompiledGraph`. Its body walks the
+graph's nodes in order and calls each node's kernel, the same TensorFlow kernels PyNative mode
+runs; ``tf.function`` traces that walk once into a TensorFlow graph and, with
+``jit_compile=True``, XLA compiles it whole. So a call costs one launch of compiled code, and a
+training step (forward, backward and the optimizer's in-place updates of the Parameters, which
+are ``tf.Variable`` arguments) is one compiled call.
+
+A graph that calls Python (hooks, ``ops.Print``, primitives run by ``fallback_device_target``)
+cannot be compiled whole by XLA: it runs as a plain ``tf.function``, with those nodes as
+``tf.numpy_function`` calls, and XLA compiles the clusters around them when
+``enable_graph_kernel`` is on (auto-clustering).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ember._executor import FallbackKernel
+from ember.backend import resolve_kernel
+from ember.graph.ir import Graph, Node, Value
+
+from ember_gpu.device import TfDevice
+from ember_gpu.executor import TfExecutor
+from ember_gpu.kernels.python import python_call
+
+
+class CompiledGraph:
+    """A graph ready to run: call it with the input arrays, then the parameter variables."""
+
+    def __init__(self, graph: Graph, device: TfDevice) -> None:
+        tf = device.tf
+        self.graph = graph
+        self.device = device
+        eager = TfExecutor(device)
+        self.steps = [(node, self._node_kernel(node, resolve_kernel(eager, node.prim)))
+                      for node in graph.nodes]
+        #: Whether XLA compiles the graph whole: not when a node calls back into Python.
+        self.jit = not any(getattr(kernel, "calls_python", False) for _, kernel in self.steps)
+        self.function = tf.function(self._body, jit_compile=True if self.jit else None,
+                                    autograph=False)
+
+    def _node_kernel(self, node: Node, kernel: Callable[..., Any]) -> Callable[..., Any]:
+        if not isinstance(kernel, FallbackKernel):
+            return kernel
+        tf = self.device.tf
+
+        def on_host(*arrays: Any) -> Any:  # the fallback kernel counts, warns and moves
+            result = kernel(*map(tf.constant, arrays))
+            return tuple(r.numpy() for r in result) if node.multi else result.numpy()
+
+        return python_call(on_host, [(v.shape, v.dtype) for v in node.outputs], node.multi)
+
+    def _body(self, *arrays: Any) -> tuple:
+        """The graph's computation on TensorFlow values; traced once by ``tf.function``."""
+        tf = self.device.tf
+        graph = self.graph
+        env: dict[int, Any] = {v.id: tf.constant(v.array) for v in graph.consts}
+        env.update(zip((v.id for v in (*graph.inputs, *graph.params)), arrays, strict=True))
+        for node, kernel in self.steps:
+            try:
+                out = kernel(*(_read(x, env) for x in node.inputs))
+            except Exception as exc:
+                raise RuntimeError(
+                    f"{node.prim.name} failed at {node.source or '<unknown>'} (scope "
+                    f"{node.scope}) while graph {graph.name!r} was compiled for the GPU "
+                    f"backend: {type(exc).__name__}: {exc}") from exc
+            env.update(zip((v.id for v in node.outputs), out if node.multi else (out,),
+                           strict=True))
+        # An in-place update's result is its Variable: return the value it holds now.
+        return tuple(tf.identity(env[v.id]) for v in graph.outputs if isinstance(v, Value))
+
+    def __call__(self, *arrays: Any) -> tuple:
+        return self.function(*arrays)
+
+    def __repr__(self) -> str:
+        g = self.graph
+        how = "XLA" if self.jit else "tf.function, calling Python"
+        return (f"<CompiledGraph {g.name!r} on {self.device.name} ({how}): {len(g.inputs)} "
+                f"inputs, {len(g.params)} params, {len(g.nodes)} nodes>")
+
+
+class GraphExecutor:
+    """Compiles IR graphs into XLA computations on the backend's device (the PyNative
+    executor's, so tensors pass between the two modes without a move)."""
+
+    name = "GPU"
+
+    def __init__(self, device: TfDevice) -> None:
+        self.device = device
+
+    def compile(self, graph: Graph) -> CompiledGraph:
+        return CompiledGraph(graph, self.device)
+
+
+def _read(x: Any, env: dict[int, Any]) -> Any:
+    """One node input: a Value's array, or the Python value stored inline."""
+    if isinstance(x, Value):
+        return env[x.id]
+    if isinstance(x, tuple | list):
+        return type(x)(_read(item, env) for item in x)
+    return x

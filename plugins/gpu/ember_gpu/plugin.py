@@ -1,0 +1,68 @@
+"""Entry point of the GPU backend: declares it and creates its executors.
+
+Importing this module imports no TensorFlow: the availability check and the hooks that create
+executors do, when device_target "GPU" is first asked for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ember.backend import BackendSpec, hookimpl
+
+DEVICE_TARGET = "GPU"
+DISTRIBUTION = "ember-gpu"
+
+
+def check_available() -> str | None:
+    from ember_gpu.device import unavailable_reason
+
+    return unavailable_reason()
+
+
+@hookimpl
+def ember_backends() -> list[BackendSpec]:
+    return [BackendSpec(DEVICE_TARGET, api_version="1.0", distribution=DISTRIBUTION,
+                        priority=10, check_available=check_available)]
+
+
+@hookimpl
+def ember_eager_executor(device_target: str, context: dict[str, Any]) -> Any:
+    if device_target != DEVICE_TARGET:
+        return None
+    from ember_gpu import device
+    from ember_gpu.executor import TfExecutor
+
+    return TfExecutor(device.start(context))
+
+
+@hookimpl
+def ember_graph_executor(device_target: str, context: dict[str, Any]) -> Any:
+    if device_target != DEVICE_TARGET:
+        return None
+    from ember_gpu import device
+    from ember_gpu.graph import GraphExecutor
+
+    return GraphExecutor(device.start(context))
+
+
+@hookimpl
+def ember_context_changed(device_target: str, changes: dict[str, Any]) -> None:
+    """Refuse a change of what TensorFlow fixed when the device started (device_id,
+    max_device_memory); apply the switches it can flip at any time. Before the device starts
+    nothing is imported: it reads the context when it starts."""
+    if device_target != DEVICE_TARGET:
+        return
+    from ember_gpu import device
+
+    started = device.current()
+    if started is None:
+        return
+    for key, value in started.started_with.items():
+        if key in changes and changes[key] != value:
+            raise RuntimeError(
+                f"set_context({key}={changes[key]!r}): the GPU backend started on {key}="
+                f"{value!r}, and TensorFlow cannot change its devices or their memory once "
+                f"it has started; set {key} before the first GPU operation of the process, "
+                "or start a new process")
+    device.apply_switches(changes)
