@@ -508,6 +508,11 @@ CONTEXT = _table(
            "no kernel for (data moves through host memory; one warning per primitive, and a "
            "report at exit). Empty: such a primitive raises MissingKernelError.",
            optional(installed_backend)),
+    Option("deterministic", str, "OFF",
+           "Ember extension (MindSpore 2's key): 'ON' runs every operator deterministically, "
+           "so a run repeats bit for bit (GPU: TensorFlow's op determinism; an operator that "
+           "has no deterministic kernel raises); 'OFF' allows faster nondeterministic ones. "
+           "The CPU backend is always deterministic.", one_of("ON", "OFF")),
     # MindSpore 0.x
     Option("save_ms_model", bool, False, "Save the converted lite model.", deprecated=_ZERO_X),
     Option("save_ms_model_path", str, ".", "Path of the lite model.", directory,

@@ -49,9 +49,12 @@ def ember_eager_executor(device_target: str, context: dict[str, Any]) -> Any:
       non-tensor inputs as Python values) returning one array, or a tuple for several
       outputs; called once per primitive instance. Raise ``ember.backend.MissingKernelError``
       for a primitive the backend does not run.
-    - ``device``: identifies where its arrays live; None means NumPy arrays in host memory.
-    - ``to_host(array)`` -> numpy.ndarray and ``from_host(ndarray)`` -> array (unless
-      ``device`` is None).
+    - ``device``: where its arrays live; None means NumPy arrays in host memory. Otherwise
+      an object with ``to_host(array)`` -> numpy.ndarray and ``from_host(ndarray)`` -> array,
+      and optionally ``parameter_from_host(ndarray)`` -> the storage of a Parameter, which the
+      in-place kernels (Assign, ApplyMomentum, ...) update (default: ``from_host``). A tensor
+      moved to the device stays there.
+    - ``to_host`` and ``from_host``, as the device's.
     - optionally ``name`` (for messages) and ``primitives``: the names it has kernels for
       (``python -m ember info --ops``).
 
