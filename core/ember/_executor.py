@@ -1,8 +1,8 @@
 """The executor in effect and the moves of tensor data between backends.
 
 ``state.eager`` is the PyNative executor of the current device_target, fetched from its plugin
-once per change of device_target or mode (``_plugins.context_committed`` clears it) and then
-called directly by every primitive: no pluggy call on the hot path.
+once per change of device_target, mode or pynative_synchronize (``_plugins.context_committed``
+clears it) and then called directly by every primitive: no pluggy call on the hot path.
 """
 
 from __future__ import annotations

@@ -206,9 +206,14 @@ def apply_context(changes: dict[str, Any], device_target: str) -> None:
     )
 
 
+#: The context keys an executor is made for: a change of one makes new executors.
+EXECUTOR_KEYS = ("device_target", "mode", "pynative_synchronize")
+
+
 def context_committed(changes: dict[str, Any]) -> None:
-    """Forget the executor made for a device_target or mode that is no longer in effect."""
-    if "device_target" in changes or "mode" in changes:
+    """Forget the executors made for context values no longer in effect (``changes``: the keys
+    whose value changed)."""
+    if any(key in changes for key in EXECUTOR_KEYS):
         from ember._executor import forget_executors
 
         forget_executors()

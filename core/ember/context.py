@@ -206,9 +206,11 @@ def set_context(**kwargs: Any) -> None:
             and (key, target) not in _WARNED
         ]
         _plugins.apply_context(changes, target)
+        changed = {k: v for k, v in changes.items()
+                   if k not in _CONTEXT.values or _CONTEXT.values[k] != v}
         _CONTEXT.commit(changes)
         _WARNED.update((key, target) for key in unhonoured)
-        _plugins.context_committed(changes)
+        _plugins.context_committed(changed)
     notes += [
         (
             UserWarning,

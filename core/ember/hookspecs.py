@@ -42,8 +42,9 @@ def ember_backends() -> list[BackendSpec]:
 def ember_eager_executor(device_target: str, context: dict[str, Any]) -> Any:
     """Create the PyNative executor for ``device_target``, or return None if not yours.
 
-    Called once per change of ``device_target`` or ``mode``, never per primitive call.
-    ``context`` is a snapshot of the context's values. Return an executor object with:
+    Called once per change of ``device_target``, ``mode`` or ``pynative_synchronize``, never
+    per primitive call. ``context`` is a snapshot of the context's values. Return an executor
+    object with:
 
     - ``kernel(primitive)``: a function of the backend's arrays (and the primitive's
       non-tensor inputs as Python values) returning one array, or a tuple for several
@@ -66,10 +67,11 @@ def ember_eager_executor(device_target: str, context: dict[str, Any]) -> Any:
 def ember_graph_executor(device_target: str, context: dict[str, Any]) -> Any:
     """Create the Graph-mode executor for ``device_target``, or return None if not yours.
 
-    Called once per change of ``device_target`` or ``mode``. Return an object with ``device``
-    (as the PyNative executor's) and ``compile(graph)``, which turns an ``ember.graph.ir.Graph``
-    into a callable taking the arrays of ``graph.inputs`` then ``graph.params`` and returning
-    a tuple with the arrays of the graph outputs that are Values. Get kernels through
+    Called once per change of ``device_target``, ``mode`` or ``pynative_synchronize``. Return
+    an object with ``device`` (as the PyNative executor's) and ``compile(graph)``, which turns
+    an ``ember.graph.ir.Graph`` into a callable taking the arrays of ``graph.inputs`` then
+    ``graph.params`` and returning a tuple with the arrays of the graph outputs that are
+    Values. Get kernels through
     ``ember.backend.resolve_kernel`` so that fallback_device_target applies.
     First non-None result wins.
     """

@@ -26,8 +26,11 @@ class TfExecutor:
     name = "GPU"
     primitives = frozenset(KERNELS)
 
-    def __init__(self, device: TfDevice) -> None:
+    def __init__(self, device: TfDevice, synchronize: bool = False) -> None:
         self.device = device
+        #: pynative_synchronize: each kernel waits for the device to finish, so an error is
+        #: raised by the primitive (and the user's line) that caused it.
+        self.synchronize = synchronize
 
     def kernel(self, prim: Any) -> Callable[..., Any]:
         """The function that runs ``prim`` on tf.Tensors."""
@@ -35,10 +38,20 @@ class TfExecutor:
             factory = KERNELS[prim.name]
         except KeyError:
             raise MissingKernelError(prim.name, BACKEND) from None
-        return factory(prim)
+        kernel = factory(prim)
+        return _synchronized(kernel, self.device.tf) if self.synchronize else kernel
 
     def to_host(self, array: Any) -> np.ndarray:
         return self.device.to_host(array)
 
     def from_host(self, array: np.ndarray) -> Any:
         return self.device.from_host(array)
+
+
+def _synchronized(kernel: Callable[..., Any], tf: Any) -> Callable[..., Any]:
+    def run(*args: Any) -> Any:
+        result = kernel(*args)
+        tf.test.experimental.sync_devices()
+        return result
+
+    return run

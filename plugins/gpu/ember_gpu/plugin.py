@@ -30,20 +30,32 @@ def ember_backends() -> list[BackendSpec]:
 def ember_eager_executor(device_target: str, context: dict[str, Any]) -> Any:
     if device_target != DEVICE_TARGET:
         return None
-    from ember_gpu import device
-    from ember_gpu.executor import TfExecutor
-
-    return TfExecutor(device.start(context))
+    return _executors(context)[int(context["pynative_synchronize"])]
 
 
 @hookimpl
 def ember_graph_executor(device_target: str, context: dict[str, Any]) -> Any:
     if device_target != DEVICE_TARGET:
         return None
-    from ember_gpu import device
-    from ember_gpu.graph import GraphExecutor
+    return _executors(context)[2]
 
-    return GraphExecutor(device.start(context))
+
+def _executors(context: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """(eager, eager synchronized, graph) executors on the device: made once, so switching
+    modes back and forth keeps the graphs compiled for this backend."""
+    global _EXECUTORS
+    if _EXECUTORS is None:
+        from ember_gpu import device
+        from ember_gpu.executor import TfExecutor
+        from ember_gpu.graph import GraphExecutor
+
+        started = device.start(context)
+        _EXECUTORS = (TfExecutor(started), TfExecutor(started, synchronize=True),
+                      GraphExecutor(started))
+    return _EXECUTORS
+
+
+_EXECUTORS: tuple[Any, Any, Any] | None = None
 
 
 @hookimpl

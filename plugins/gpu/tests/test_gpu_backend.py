@@ -1,0 +1,290 @@
+"""The GPU backend beyond single primitives: discovery and availability, data staying on the
+device, Parameters as variables, optimizers and training steps against the CPU backend in both
+modes (a graph step being one XLA call), Python callbacks in graphs, fallback, and the context
+keys it applies to TensorFlow."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ember
+from ember import Parameter, Tensor, context, nn, ops
+from ember import _executor as executor_state
+from ember.graph.compiler import compile_count
+from ember.ops import operations as P
+from ember.testing import check_mode_parity, compare_backends
+from ember_gpu import device as gpu_device
+from ember_gpu.kernels import KERNELS
+
+tf = gpu_device.import_tensorflow()
+from tensorflow.python.framework import config as tf_config  # noqa: E402
+ROOT = Path(__file__).resolve().parents[3]
+KEYS = ("device_target", "mode", "fallback_device_target", "pynative_synchronize",
+        "enable_graph_kernel", "graph_kernel_flags", "deterministic")
+
+
+@pytest.fixture(autouse=True)
+def on_gpu() -> Iterator[None]:
+    """Each test starts on GPU in PyNative mode; the context is restored after it."""
+    saved = {key: context.get_context(key) for key in KEYS}
+    context.set_context(device_target="GPU", mode=context.PYNATIVE_MODE)
+    yield
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        context.set_context(**saved)
+
+
+def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if k != gpu_device.ON_CPU_ENV}
+    environment.update(env)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=environment, timeout=300)
+
+
+# -- discovery and availability -------------------------------------------------------------
+def test_discovery_imports_no_tensorflow() -> None:
+    result = run_python("import sys, ember; from ember import _plugins; "
+                        "print(sorted(_plugins.registry().specs)); "
+                        "print('tensorflow' in sys.modules)")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["['CPU', 'GPU']", "False"]
+
+
+@pytest.mark.skipif(bool(tf.config.list_physical_devices("GPU")), reason="a GPU is visible")
+def test_without_a_gpu_the_backend_says_why_and_what_to_do() -> None:
+    result = run_python("from ember import context\n"
+                        "context.set_context(device_target='GPU')")
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert "BackendError: device_target 'GPU' is installed (ember-gpu) but unavailable" in last
+    assert "sees no GPU" in last and "nvidia-smi" in last and "EMBER_GPU_ON_CPU=1" in last
+    # The default device_target skips it for the CPU backend.
+    result = run_python("from ember import context; print(context.get_context('device_target'))")
+    assert result.stdout.strip() == "CPU", result.stderr
+
+
+def test_every_core_primitive_has_a_kernel() -> None:
+    from ember.ops.operations.array_ops import _Static
+    from ember.ops.primitive import primitive_classes
+
+    missing = [p.__name__ for p in primitive_classes()
+               if p.__name__ not in KERNELS and not issubclass(p, _Static)]
+    assert missing == []
+
+
+# -- data on the device ---------------------------------------------------------------------
+def test_results_stay_on_the_device_and_host_tensors_move_once() -> None:
+    x = Tensor(np.array([[1.0, -2.0], [3.0, -4.0]], np.float32))
+    before = executor_state.state.transfers
+    y = ops.mul(ops.relu(x), x)
+    assert isinstance(y._data, tf.Tensor) and y._device is gpu_device.current()
+    assert executor_state.state.transfers - before == 1  # x moved once, then stays
+    z = ops.add(y, x)
+    assert executor_state.state.transfers - before == 1
+    np.testing.assert_array_equal(z.asnumpy(), [[2, -2], [12, -4]])
+    assert repr(ops.reduce_sum(z)) == "Tensor(shape=[], dtype=Float32, value= 8)"
+
+
+def test_a_parameter_becomes_a_variable_that_assign_updates_in_place() -> None:
+    p = Parameter(Tensor(np.zeros(3, np.float32)), name="p")
+    P.Assign()(p, Tensor(np.array([1.0, 2.0, 3.0], np.float32)))
+    assert isinstance(p._data, tf.Variable)
+    P.AssignAdd()(p, Tensor(np.float32(1.0)))
+    np.testing.assert_array_equal(p.asnumpy(), [2, 3, 4])
+    # Back on the CPU the Parameter moves to host memory, where in-place kernels work too.
+    context.set_context(device_target="CPU")
+    P.AssignAdd()(p, Tensor(np.float32(1.0)))
+    np.testing.assert_array_equal(p.asnumpy(), [3, 4, 5])
+    assert p._device is None
+
+
+# -- training against the CPU backend ----------------------------------------------------------
+class Mlp(nn.Cell):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1 = nn.Dense(4, 8)
+        self.fc2 = nn.Dense(8, 3)
+        self.relu = nn.ReLU()
+
+    def construct(self, x):
+        return self.fc2(self.relu(self.fc1(x)))
+
+
+def _train(target: str, mode: int, optimizer: type, steps: int = 3, **kwargs) -> list:
+    """Losses and final parameters of ``steps`` training steps from seeded parameters."""
+    context.set_context(device_target=target, mode=mode)
+    ember.set_seed(3)
+    net = Mlp()
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss),
+                               optimizer(net.trainable_params(), **kwargs))
+    step.set_train()
+    rng = np.random.default_rng(0)
+    x = Tensor(rng.standard_normal((6, 4)).astype(np.float32))
+    y = Tensor(rng.integers(0, 3, 6).astype(np.int32))
+    losses = [float(step(x, y).asnumpy()) for _ in range(steps)]
+    return losses + [p.asnumpy() for p in net.trainable_params()]
+
+
+OPTIMIZERS = [
+    (nn.Momentum, {"learning_rate": 0.1, "momentum": 0.9}),
+    (nn.Momentum, {"learning_rate": 0.1, "momentum": 0.9, "use_nesterov": True}),
+    (nn.SGD, {"learning_rate": 0.1, "momentum": 0.5, "weight_decay": 0.01}),
+    (nn.SGD, {"learning_rate": 0.1}),
+    (nn.Adam, {"learning_rate": 0.01}),
+    (nn.Adam, {"learning_rate": 0.01, "use_nesterov": True}),
+    (nn.AdamWeightDecay, {"learning_rate": 0.01, "weight_decay": 0.1}),
+]
+
+
+@pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE],
+                         ids=["pynative", "graph"])
+@pytest.mark.parametrize(("optimizer", "kwargs"), OPTIMIZERS,
+                         ids=[f"{o.__name__}-{i}" for i, (o, _) in enumerate(OPTIMIZERS)])
+def test_training_steps_match_the_cpu_backend(mode: int, optimizer: type, kwargs: dict) -> None:
+    expected = _train("CPU", context.PYNATIVE_MODE, optimizer, **kwargs)
+    got = _train("GPU", mode, optimizer, **kwargs)
+    # Adam divides by sqrt(v): where a gradient is tiny, float32 rounding of the gradient
+    # (summed in another order by TensorFlow) moves the step by up to ~1e-3 of lr.
+    for g, e in zip(got, expected, strict=True):
+        np.testing.assert_allclose(g, e, rtol=1e-4, atol=5e-5)
+
+
+UPDATES = [
+    (P.ApplyMomentum(use_nesterov=True), ("var", "acc", 0.1, "grad", 0.9)),
+    (P.SGD(dampening=0.1, weight_decay=0.01), ("var", "grad", 0.1, "acc", 0.9, "stat")),
+    (P.Adam(use_nesterov=True), ("var", "m", "v", 0.9, 0.999, 0.01, 0.9, 0.999, 1e-8, "grad")),
+    (P.AdamWeightDecay(), ("var", "m", "v", 0.01, 0.9, 0.999, 1e-6, 0.1, "grad")),
+    (P.Assign(), ("var", "grad")),
+    (P.AssignAdd(), ("var", "grad")),
+]
+
+
+@pytest.mark.parametrize(("update", "args"), UPDATES, ids=[u.name for u, _ in UPDATES])
+def test_in_place_updates_equal_the_cpu_kernels(update, args) -> None:
+    """Same inputs on both backends, two steps: every updated state agrees to float32."""
+    rng = np.random.default_rng(5)
+    start = {name: rng.uniform(0.1, 1.0, (3, 4)).astype(np.float32)
+             for name in ("var", "acc", "m", "v", "grad", "stat")}
+    states = {}
+    for target in ("CPU", "GPU"):
+        context.set_context(device_target=target)
+        params = {name: Parameter(Tensor(value), name=name) for name, value in start.items()}
+        for _ in range(2):
+            update(*(params.get(a, a) if isinstance(a, str) else a for a in args))
+        states[target] = {name: p.asnumpy() for name, p in params.items()}
+    for name in start:
+        np.testing.assert_allclose(states["GPU"][name], states["CPU"][name], rtol=1e-6,
+                                   err_msg=name)
+
+
+def test_a_graph_training_step_is_one_xla_call_updating_variables() -> None:
+    context.set_context(mode=context.GRAPH_MODE)
+    net = Mlp()
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                               nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    x, y = Tensor(np.ones((2, 4), np.float32)), Tensor(np.zeros((2, 3), np.float32))
+    before = compile_count()
+    first = step(x, y).asnumpy()
+    weights = [p._data for p in net.trainable_params()]
+    second = step(x, y).asnumpy()
+    assert compile_count() == before + 1
+    assert all(isinstance(w, tf.Variable) for w in weights)
+    assert [p._data for p in net.trainable_params()] == weights  # updated in place
+    assert second < first
+    (compiled,) = step._graph_cache.entries.values()
+    assert compiled.runner.jit and "XLA" in repr(compiled.runner)
+
+
+def test_lenet_layers_agree_with_the_cpu_backend_and_across_modes() -> None:
+    sys.path.insert(0, str(ROOT / "contrib" / "lenet"))
+    from lenet import LeNet5
+
+    net = LeNet5()
+    x = Tensor(np.random.default_rng(1).standard_normal((2, 1, 32, 32)).astype(np.float32))
+    report = compare_backends(net, x, targets=["GPU"])
+    assert report.ok, str(report)
+    report = check_mode_parity(net, x)
+    assert report.ok, str(report)
+
+
+# -- Python in graphs, and fallback -------------------------------------------------------------
+def test_hooks_and_print_run_at_every_call_of_a_graph(capsys) -> None:
+    seen = []
+
+    class Net(nn.Cell):
+        def __init__(self) -> None:
+            super().__init__()
+            self.hook = ops.HookBackward(lambda grads: seen.append(grads[0].asnumpy()))
+
+        def construct(self, x):
+            y = self.hook(ops.mul(x, x))
+            ops.Print()("y:", y)
+            return ops.reduce_sum(y)
+
+    context.set_context(mode=context.GRAPH_MODE)
+    grad = ops.GradOperation()(Net())
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    for _ in range(2):
+        np.testing.assert_allclose(grad(x).asnumpy(), [2.0, 4.0])
+    assert len(seen) == 2 and capsys.readouterr().out.count("y:") == 2
+
+
+def test_a_missing_kernel_runs_on_the_fallback_backend_in_both_modes(monkeypatch) -> None:
+    monkeypatch.delitem(KERNELS, "Tanh")
+    context.set_context(fallback_device_target="CPU")
+    x = Tensor(np.array([0.5, -1.0], np.float32))
+    f = ember.ms_function(lambda x: ops.mul(ops.tanh(x), x))
+    expected = np.tanh([0.5, -1.0]) * [0.5, -1.0]
+    with pytest.warns(UserWarning, match="Tanh has no kernel on GPU backend: it runs on "
+                                         "fallback_device_target 'CPU'"):
+        np.testing.assert_allclose(ops.mul(ops.tanh(x), x).asnumpy(), expected, rtol=1e-6)
+    calls = executor_state.fallback_report()["Tanh"]
+    for _ in range(2):  # compiled once, calling back into the CPU kernel at each run
+        np.testing.assert_allclose(f(x).asnumpy(), expected, rtol=1e-6)
+    assert executor_state.fallback_report()["Tanh"] == calls + 2
+
+
+# -- context --------------------------------------------------------------------------------
+def test_switches_reach_tensorflow() -> None:
+    context.set_context(pynative_synchronize=True, deterministic="ON", enable_graph_kernel=True)
+    assert tf.config.experimental.get_synchronous_execution()
+    assert executor_state.load_eager().synchronize
+    np.testing.assert_array_equal(ops.add(Tensor(1.0), Tensor(2.0)).asnumpy(), 3.0)
+    assert tf_config.is_op_determinism_enabled()
+    assert tf.config.optimizer.get_jit() == "autoclustering"
+    context.set_context(graph_kernel_flags="--opt_level=0")
+    assert not tf.config.optimizer.get_jit()
+    context.set_context(pynative_synchronize=False, deterministic="OFF",
+                        enable_graph_kernel=False, graph_kernel_flags="")
+    assert not tf.config.optimizer.get_jit() and not tf_config.is_op_determinism_enabled()
+    assert not executor_state.load_eager().synchronize
+
+
+@pytest.mark.parametrize(("key", "value"), [("device_id", 1), ("max_device_memory", "2GB")])
+def test_what_tensorflow_fixed_at_start_cannot_change(key: str, value: object) -> None:
+    ops.add(Tensor(1.0), Tensor(2.0))  # the device has started
+    before = context.get_context(key)
+    with pytest.raises(RuntimeError, match=f"set_context\\({key}=.*the GPU backend started on "
+                                           f"{key}=.*set {key} before the first GPU operation"):
+        context.set_context(**{key: value})
+    assert context.get_context(key) == before  # nothing changed
+
+
+def test_lenet_example_trains_on_the_gpu_backend_as_on_the_cpu(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "contrib" / "lenet"))
+    import train
+
+    argv = ["--epochs", "1", "--batch-size", "64", "--ckpt-dir"]
+    on_cpu = train.main([*argv, str(tmp_path / "cpu"), "--device", "CPU"])
+    on_gpu = train.main([*argv, str(tmp_path / "gpu"), "--device", "GPU"])
+    assert abs(on_gpu - on_cpu) <= 1 / 360  # at most one of the 360 test digits differs
+    assert [p.name for p in (tmp_path / "gpu").glob("*.ckpt")] == ["lenet-1_22.ckpt"]
