@@ -38,10 +38,12 @@ def _scalar(value: Any, like: Any) -> Any:
 
 
 def _unary(op: Kernel) -> Factory:
+    """The factory of a kernel that is the raw op ``op(x=...)``."""
     return lambda prim: lambda x: op(x=x)
 
 
 def _binary(op: Kernel) -> Factory:
+    """The factory of a kernel that is the raw op ``op(x=..., y=...)``."""
     return lambda prim: lambda x, y: op(x=x, y=y)
 
 
@@ -72,7 +74,9 @@ def _divide(x: Any, y: Any) -> Any:
 
 
 def _power(x: Any, y: Any) -> Any:
-    """``x ** y``; integers are raised in double precision and converted back."""
+    """``x ** y``; integers are raised in double precision and converted back (a power out of
+    the dtype's range converts as TensorFlow's Cast does: eagerly as NumPy, under XLA clamped).
+    """
     if x.dtype.is_floating:
         return raw.Pow(x=x, y=y)
     wide = raw.Pow(x=_cast(x, tf.float64), y=_cast(y, tf.float64))
