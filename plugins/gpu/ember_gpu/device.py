@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from typing import Any
 
 import numpy as np
@@ -39,8 +40,18 @@ def on_cpu_requested() -> bool:
     return os.environ.get(ON_CPU_ENV, "") == "1"
 
 
+def nvidia_driver_found() -> bool:
+    """Whether an NVIDIA driver is installed: a cheap test that imports nothing."""
+    return os.path.exists("/proc/driver/nvidia/version") or shutil.which("nvidia-smi") is not None
+
+
 def unavailable_reason() -> str | None:
-    """None when the backend can run here, else why not and what to do."""
+    """None when the backend can run here, else why not and what to do. Where no NVIDIA
+    driver is installed it says so without importing TensorFlow (seconds saved when ember
+    picks a default device_target on a machine without a GPU)."""
+    hint = f"or set {ON_CPU_ENV}=1 to run this backend on TensorFlow's CPU device"
+    if not on_cpu_requested() and not nvidia_driver_found():
+        return f"no NVIDIA driver is installed (no nvidia-smi, no /proc/driver/nvidia); {hint}"
     try:
         tf = import_tensorflow()
     except Exception as exc:  # ImportError, or a broken CUDA library loaded by TensorFlow
@@ -51,8 +62,7 @@ def unavailable_reason() -> str | None:
     built = "with" if tf.test.is_built_with_cuda() else "WITHOUT"
     return (f"TensorFlow {tf.__version__} (built {built} CUDA) sees no GPU: check that "
             "nvidia-smi lists one, that CUDA_VISIBLE_DEVICES does not hide it, and that the "
-            'CUDA libraries are installed (pip install "ember-gpu[cuda]"); or set '
-            f"{ON_CPU_ENV}=1 to run this backend on TensorFlow's CPU device")
+            f'CUDA libraries are installed (pip install "ember-gpu[cuda]"); {hint}')
 
 
 def megabytes(size: str) -> int:

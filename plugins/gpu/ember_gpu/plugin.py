@@ -6,12 +6,15 @@ executors do, when device_target "GPU" is first asked for.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from ember.backend import BackendSpec, hookimpl
 
 DEVICE_TARGET = "GPU"
 DISTRIBUTION = "ember-gpu"
+#: mempool_block_size's default, the one value TensorFlow's allocator agrees with.
+UNCHANGED_POOL = "1GB"
 
 
 def check_available() -> str | None:
@@ -61,10 +64,16 @@ _EXECUTORS: tuple[Any, Any, Any] | None = None
 @hookimpl
 def ember_context_changed(device_target: str, changes: dict[str, Any]) -> None:
     """Refuse a change of what TensorFlow fixed when the device started (device_id,
-    max_device_memory); apply the switches it can flip at any time. Before the device starts
-    nothing is imported: it reads the context when it starts."""
+    max_device_memory); apply the switches it can flip at any time; warn that
+    mempool_block_size has no effect. Before the device starts nothing is imported: it reads
+    the context when it starts."""
     if device_target != DEVICE_TARGET:
         return
+    if changes.get("mempool_block_size", UNCHANGED_POOL) != UNCHANGED_POOL:
+        warnings.warn(
+            f"set_context(mempool_block_size={changes['mempool_block_size']!r}) has no effect "
+            "on device_target 'GPU': TensorFlow's allocator grows its pool in sizes of its "
+            "own; max_device_memory bounds the pool", UserWarning, stacklevel=4)
     from ember_gpu import device
 
     started = device.current()
