@@ -1,6 +1,6 @@
 """Ember: MindSpore 1.6's Python API on pluggable device backends."""
 
-from ember import context, nn, ops
+from ember import context, nn, ops, profiler
 from ember.common import dtype
 from ember.common.dtype import (
     bool_,
@@ -21,6 +21,7 @@ from ember.common.seed import get_seed, set_seed
 from ember.common.tensor import Tensor
 from ember.context import GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_context, set_context
 from ember.graph import jit, ms_function
+from ember.profiler import Profiler
 from ember.train import (
     DynamicLossScaleManager,
     FixedLossScaleManager,
@@ -34,9 +35,9 @@ from ember.version import __version__
 
 __all__ = [
     "GRAPH_MODE", "PYNATIVE_MODE", "DynamicLossScaleManager", "FixedLossScaleManager",
-    "LossScaleManager", "Model", "ParallelMode", "Parameter", "ParameterTuple", "Tensor",
-    "__version__", "bool_", "context", "dtype", "float16", "float32", "float64", "get_context",
-    "get_seed", "int8", "int16", "int32", "int64", "jit", "load_checkpoint",
-    "load_param_into_net", "ms_function", "nn", "ops", "save_checkpoint", "set_context",
-    "set_seed", "uint8", "uint16", "uint32", "uint64",
+    "LossScaleManager", "Model", "ParallelMode", "Parameter", "ParameterTuple", "Profiler",
+    "Tensor", "__version__", "bool_", "context", "dtype", "float16", "float32", "float64",
+    "get_context", "get_seed", "int8", "int16", "int32", "int64", "jit", "load_checkpoint",
+    "load_param_into_net", "ms_function", "nn", "ops", "profiler", "save_checkpoint",
+    "set_context", "set_seed", "uint8", "uint16", "uint32", "uint64",
 ]

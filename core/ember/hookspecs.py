@@ -88,3 +88,13 @@ def ember_context_changed(device_target: str, changes: dict[str, Any]) -> None:
     backend accepts to reject the call: the core then stores nothing. A backend that is not
     in use yet should not import anything heavy here; it reads the context when first used.
     """
+
+
+@hookspec(firstresult=True)
+def ember_profiler_start(device_target: str, output_path: str) -> Any:
+    """Start collecting a performance profile on ``device_target``, or return None if not yours.
+
+    Called by ``ember.profiler.Profiler.start()``; ``output_path`` is a directory that exists.
+    Return an object whose ``stop()`` ends the collection, writes the profile under
+    ``output_path`` and returns the paths of the files it wrote. First non-None result wins.
+    """

@@ -9,7 +9,7 @@ DEVICE_TARGET = "CPU"
 
 @hookimpl
 def ember_backends() -> list[BackendSpec]:
-    return [BackendSpec(DEVICE_TARGET, api_version="1.0", distribution="ember-cpu", priority=0)]
+    return [BackendSpec(DEVICE_TARGET, api_version="1.1", distribution="ember-cpu", priority=0)]
 
 
 
@@ -29,3 +29,12 @@ def ember_graph_executor(device_target: str, context: dict) -> object | None:
     from ember_cpu.graph import GraphExecutor
 
     return GraphExecutor()
+
+
+@hookimpl
+def ember_profiler_start(device_target: str, output_path: str) -> object | None:
+    if device_target != DEVICE_TARGET:
+        return None
+    from ember_cpu.profiler import HostProfile
+
+    return HostProfile(output_path)

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from ember.backend import MissingKernelError
 
+from ember.backend import MissingKernelError
 from ember_gpu.device import TfDevice
 from ember_gpu.kernels import KERNELS
 

@@ -21,7 +21,6 @@ from typing import Any
 from ember._executor import FallbackKernel
 from ember.backend import resolve_kernel
 from ember.graph.ir import Graph, Node, Value
-
 from ember_gpu.device import TfDevice
 from ember_gpu.executor import TfExecutor
 from ember_gpu.kernels.python import python_call

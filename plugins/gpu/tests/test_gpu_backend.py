@@ -26,6 +26,7 @@ from ember_gpu.kernels import KERNELS
 
 tf = gpu_device.import_tensorflow()
 from tensorflow.python.framework import config as tf_config  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[3]
 KEYS = ("device_target", "mode", "fallback_device_target", "pynative_synchronize",
         "enable_graph_kernel", "graph_kernel_flags", "deterministic")
@@ -310,3 +311,12 @@ def test_lenet_example_trains_on_the_gpu_backend_as_on_the_cpu(tmp_path: Path) -
     on_gpu = train.main([*argv, str(tmp_path / "gpu"), "--device", "GPU"])
     assert abs(on_gpu - on_cpu) <= 1 / 360  # at most one of the 360 test digits differs
     assert [p.name for p in (tmp_path / "gpu").glob("*.ckpt")] == ["lenet-1_22.ckpt"]
+
+
+def test_the_profiler_writes_tensorflows_trace(tmp_path: Path) -> None:
+    profiler = ember.Profiler(output_path=str(tmp_path))
+    ops.matmul(Tensor(np.ones((4, 4), np.float32)), Tensor(np.ones((4, 4), np.float32)))
+    files = profiler.analyse()
+    assert files and all(f.startswith(str(tmp_path / "profiler" / "plugins" / "profile"))
+                         for f in files)
+    assert any(f.endswith(".xplane.pb") for f in files)
