@@ -320,3 +320,12 @@ def test_the_profiler_writes_tensorflows_trace(tmp_path: Path) -> None:
     assert files and all(f.startswith(str(tmp_path / "profiler" / "plugins" / "profile"))
                          for f in files)
     assert any(f.endswith(".xplane.pb") for f in files)
+
+
+def test_the_result_of_an_in_place_update_can_be_a_graph_input() -> None:
+    context.set_context(mode=context.GRAPH_MODE)
+    square = ember.ms_function(lambda a: ops.mul(a, a))
+    np.testing.assert_array_equal(square(Tensor(np.ones(2, np.float32))).asnumpy(), [1, 1])
+    p = Parameter(Tensor(np.ones(2, np.float32)), name="p")
+    updated = P.Assign()(p, Tensor(np.array([2.0, 3.0], np.float32)))  # holds p's variable
+    np.testing.assert_array_equal(square(updated).asnumpy(), [4, 9])
