@@ -9,20 +9,12 @@ not installed or cannot run here.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
+from lenet_step import batch, seeded_lenet, train_cell
 from run import Benchmark
 
-import ember
-from ember import Tensor, context, nn, ops
+from ember import Tensor, context, ops
 from ember._plugins import BackendError, check_device_target
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lenet"))
-from lenet import LeNet5  # noqa: E402
-
-BATCH = 32
 
 
 def _keras_lenet_step(tf, params: dict[str, np.ndarray], images: np.ndarray,
@@ -77,14 +69,9 @@ def _benchmarks() -> list[Benchmark]:
     ta, tb = tf.constant(a), tf.constant(b)
 
     context.set_context(mode=context.GRAPH_MODE)
-    ember.set_seed(1)
-    images = rng.standard_normal((BATCH, 1, 32, 32)).astype(np.float32)
-    labels = rng.integers(0, 10, BATCH).astype(np.int32)
-    net = LeNet5()
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    train_step = nn.TrainOneStepCell(nn.WithLossCell(net, loss),
-                                     nn.Momentum(net.trainable_params(), 0.01, 0.9))
-    train_step.set_train()
+    images, labels = batch()
+    net = seeded_lenet()
+    train_step = train_cell(net)
     keras_step = _keras_lenet_step(tf, {p.name: p.asnumpy() for p in net.trainable_params()},
                                    images, labels)
     images_t, labels_t = Tensor(images), Tensor(labels)

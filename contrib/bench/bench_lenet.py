@@ -4,35 +4,20 @@ compile time of the graph-mode step against one PyNative step."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-import numpy as np
+from lenet_step import batch, seeded_lenet, train_cell
 from numpy_lenet import NumpyLeNet
 from run import Benchmark
 
-import ember
-from ember import Tensor, context, nn
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lenet"))
-from lenet import LeNet5  # noqa: E402
-
-BATCH = 32
+from ember import Tensor, context
 
 
 def _setup(mode: int):
     """(one ember step, one hand-written NumPy step, the first ember call) from the same
     initial parameters."""
     context.set_context(mode=mode, device_target="CPU")
-    ember.set_seed(1)
-    rng = np.random.default_rng(0)
-    images = rng.standard_normal((BATCH, 1, 32, 32)).astype(np.float32)
-    labels = rng.integers(0, 10, BATCH).astype(np.int32)
-    net = LeNet5()
-    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss),
-                               nn.Momentum(net.trainable_params(), 0.01, 0.9))
-    step.set_train()
+    images, labels = batch()
+    net = seeded_lenet()
+    step = train_cell(net)
     reference = NumpyLeNet({p.name: p.asnumpy() for p in net.trainable_params()})
     x, y = Tensor(images), Tensor(labels)
 
@@ -42,10 +27,7 @@ def _setup(mode: int):
 
     def first_call():  # a fresh step: tracing, passes and code generation, then one run
         context.set_context(mode=mode)
-        fresh = nn.TrainOneStepCell(nn.WithLossCell(net, loss),
-                                    nn.Momentum(net.trainable_params(), 0.01, 0.9))
-        fresh.set_train()
-        return fresh(x, y)
+        return train_cell(net)(x, y)
 
     return ember_step, (lambda: reference.step(images, labels)), first_call
 

@@ -56,7 +56,7 @@ def ops_matrix() -> str:
     for status in _plugins.registry().statuses():
         if status.problem is None:
             executor = _plugins.registry().plugin_manager.hook.ember_eager_executor(
-                device_target=status.device_target, context={})
+                device_target=status.device_target, context=ember.context._current_values())
             supported[status.device_target] = frozenset(getattr(executor, "primitives", ()))
     names = primitives()
     width = max(map(len, names)) + 2

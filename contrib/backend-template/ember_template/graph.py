@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ember.backend import resolve_kernel
-from ember.graph.ir import Graph, Node, Value
+from ember.graph.ir import Graph, Node, Value, read_input
 
 from ember_template.device import DEVICE, DeviceArray
 from ember_template.executor import TemplateExecutor
@@ -71,7 +71,7 @@ class CompiledGraph:
         for step in self.steps:
             node = step.node
             try:
-                out = step.kernel(*(_read(x, env) for x in node.inputs))
+                out = step.kernel(*(read_input(x, env) for x in node.inputs))
             except Exception as exc:
                 raise RuntimeError(
                     f"{node.prim.name} failed at {node.source or '<unknown>'} (scope "
@@ -109,12 +109,3 @@ def _values(inputs: Any) -> list[Value]:
         elif isinstance(x, tuple | list):
             found.extend(_values(x))
     return found
-
-
-def _read(x: Any, env: dict[int, Any]) -> Any:
-    """One node input at run time: a Value's array, or the Python value stored inline."""
-    if isinstance(x, Value):
-        return env[x.id]
-    if isinstance(x, tuple | list):
-        return type(x)(_read(item, env) for item in x)
-    return x

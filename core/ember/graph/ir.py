@@ -10,6 +10,7 @@ in place and are never removed or merged by the passes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,3 +112,14 @@ def unflatten(tree: Any, leaves: list[Any], start: int = 0) -> Any:
         return leaves[start]
     kind, trees = tree
     return kind(unflatten(sub, leaves, start + offset) for offset, sub in trees)
+
+
+def read_input(x: Any, arrays: Mapping[int, Any]) -> Any:
+    """One node input when a graph runs: a Value's array from ``arrays`` (keyed by value id),
+    tuples and lists item by item (AddN, Concat), any other input (an axis, a shape, a dtype)
+    as it is. For executors that walk a graph's nodes."""
+    if isinstance(x, Value):
+        return arrays[x.id]
+    if isinstance(x, tuple | list):
+        return type(x)(read_input(item, arrays) for item in x)
+    return x

@@ -20,7 +20,7 @@ from typing import Any
 
 from ember._executor import FallbackKernel
 from ember.backend import resolve_kernel
-from ember.graph.ir import Graph, Node, Value
+from ember.graph.ir import Graph, Node, Value, read_input
 from ember_gpu.device import TfDevice
 from ember_gpu.executor import TfExecutor
 from ember_gpu.kernels.python import python_call
@@ -61,7 +61,7 @@ class CompiledGraph:
         env.update(zip((v.id for v in (*graph.inputs, *graph.params)), arrays, strict=True))
         for node, kernel in self.steps:
             try:
-                out = kernel(*(_read(x, env) for x in node.inputs))
+                out = kernel(*(read_input(x, env) for x in node.inputs))
             except Exception as exc:
                 raise RuntimeError(
                     f"{node.prim.name} failed at {node.source or '<unknown>'} (scope "
@@ -107,12 +107,3 @@ class GraphExecutor:
 
     def compile(self, graph: Graph) -> CompiledGraph:
         return CompiledGraph(graph, self.device)
-
-
-def _read(x: Any, env: dict[int, Any]) -> Any:
-    """One node input: a Value's array, or the Python value stored inline."""
-    if isinstance(x, Value):
-        return env[x.id]
-    if isinstance(x, tuple | list):
-        return type(x)(_read(item, env) for item in x)
-    return x
