@@ -147,6 +147,21 @@ def test_graphs_are_cached_per_signature_and_phase():
     assert compile_count() == start + 4
 
 
+def test_setting_the_mode_in_effect_again_keeps_executors_and_graphs():
+    from ember import _executor
+
+    context.set_context(mode=context.GRAPH_MODE)
+    add_one = ms_function(lambda x: ops.add(x, 1.0))
+    add_one(Tensor(1.0))
+    executor, before = _executor.load_graph(), compile_count()
+    context.set_context(mode=context.GRAPH_MODE)  # what scripts do before every step
+    assert _executor.load_graph() is executor
+    np.testing.assert_array_equal(add_one(Tensor(1.0)).asnumpy(), 2.0)
+    assert compile_count() == before
+    context.set_context(mode=context.PYNATIVE_MODE)  # a real change: a new executor
+    assert _executor.load_graph() is not executor
+
+
 def test_parameters_are_read_at_each_call():
     context.set_context(mode=context.GRAPH_MODE)
     net = Scale()
