@@ -78,6 +78,10 @@ def test_int_div_truncates_and_saturates_on_zero():
     for op in (ops.div, ops.real_div):
         check(op(x, y), [3, -3, -3, 3, 2, 0, big, small], mstype.int32)
     check(ops.div(t([9, 0], np.uint8), t([0, 0], np.uint8)), [255, 0], mstype.uint8)
+    huge = np.array([2**64 - 7, 2**64 - 1, 5], np.uint64)  # exact, not through float64
+    quotient = ops.div(Tensor(huge), Tensor(np.array([2, 0, 0], np.uint64))).asnumpy()
+    assert quotient.dtype == np.uint64
+    assert quotient.tolist() == [2**63 - 4, 2**64 - 1, 2**64 - 1]
 
 
 def test_float_div_by_zero_is_inf_and_nan_without_warnings():

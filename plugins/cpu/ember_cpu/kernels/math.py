@@ -24,7 +24,9 @@ def _divide(x, y):
     by_zero = y == 0
     if np.any(by_zero):
         info = np.iinfo(x.dtype)
-        limit = np.where(x > 0, info.max, np.where(x < 0, info.min, 0))
+        # Scalars of x's dtype: mixing Python ints would make uint64 results float64.
+        high, low, zero = (np.array(v, x.dtype) for v in (info.max, info.min, 0))
+        limit = np.where(x > 0, high, np.where(x < 0, low, zero))
         quotient = np.where(by_zero, limit, quotient)
     return np.asarray(quotient, dtype=x.dtype)
 
