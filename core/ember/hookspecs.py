@@ -71,9 +71,8 @@ def ember_graph_executor(device_target: str, context: dict[str, Any]) -> Any:
     an object with ``device`` (as the PyNative executor's) and ``compile(graph)``, which turns
     an ``ember.graph.ir.Graph`` into a callable taking the arrays of ``graph.inputs`` then
     ``graph.params`` and returning a tuple with the arrays of the graph outputs that are
-    Values. Get kernels through
-    ``ember.backend.resolve_kernel`` so that fallback_device_target applies.
-    First non-None result wins.
+    Values. Get kernels through ``ember.backend.resolve_kernel`` so that
+    fallback_device_target applies. First non-None result wins.
     """
 
 
