@@ -15,6 +15,7 @@ cannot be compiled whole by XLA: it runs as a plain ``tf.function``, with those 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -61,7 +62,8 @@ class CompiledGraph:
         env.update(zip((v.id for v in (*graph.inputs, *graph.params)), arrays, strict=True))
         for node, kernel in self.steps:
             try:
-                out = kernel(*(read_input(x, env) for x in node.inputs))
+                with tf.name_scope(_tf_scope(node)):  # TF's op names, errors and traces
+                    out = kernel(*(read_input(x, env) for x in node.inputs))
             except Exception as exc:
                 raise RuntimeError(
                     f"{node.prim.name} failed at {node.source or '<unknown>'} (scope "
@@ -78,7 +80,22 @@ class CompiledGraph:
         # argument, ~45 us an argument for the Parameters' variables.
         if self._concrete is None:
             self._concrete = self.function.get_concrete_function(*self._inputs(arrays))
-        return self._concrete(*self._inputs(arrays))
+        try:
+            return self._concrete(*self._inputs(arrays))
+        except self.device.tf.errors.OpError as exc:
+            raise self._failure(exc) from None
+
+    def _failure(self, exc: Exception) -> Exception:
+        """A TensorFlow error at run time as the RuntimeError that names the node it came from
+        (its TensorFlow ops are named after the node's scope)."""
+        text = str(exc)
+        node = next((n for n in self.graph.nodes if f"{_tf_scope(n)}/" in text), None)
+        if node is None:
+            return exc
+        first = getattr(exc, "message", text).strip().splitlines()[0]
+        return RuntimeError(f"{node.prim.name} failed at {node.source or '<unknown>'} (scope "
+                            f"{node.scope}) in graph {self.graph.name!r} on the GPU backend: "
+                            f"{type(exc).__name__}: {first}")
 
     def _inputs(self, arrays: tuple) -> tuple:
         """Graph inputs as tensors (the result of an in-place update is a variable), then the
@@ -94,6 +111,11 @@ class CompiledGraph:
         how = "XLA" if self.jit else "tf.function, calling Python"
         return (f"<CompiledGraph {g.name!r} on {self.device.name} ({how}): {len(g.inputs)} "
                 f"inputs, {len(g.params)} params, {len(g.nodes)} nodes>")
+
+
+def _tf_scope(node: Node) -> str:
+    """The node's scope as a TensorFlow name scope (letters, digits and ``._-/`` only)."""
+    return re.sub(r"[^A-Za-z0-9._\-/]", "_", node.scope).strip("/") or "node"
 
 
 class GraphExecutor:

@@ -329,3 +329,21 @@ def test_the_result_of_an_in_place_update_can_be_a_graph_input() -> None:
     p = Parameter(Tensor(np.ones(2, np.float32)), name="p")
     updated = P.Assign()(p, Tensor(np.array([2.0, 3.0], np.float32)))  # holds p's variable
     np.testing.assert_array_equal(square(updated).asnumpy(), [4, 9])
+
+
+def test_an_error_while_a_graph_runs_names_the_primitive_and_the_users_line() -> None:
+    table = Tensor(np.ones((3, 2), np.float32))
+
+    @ember.ms_function
+    def pick(indices):
+        ops.Print()("picking")  # Python in the graph: TensorFlow runs it op by op, not XLA
+        return ops.gather(table, indices, 0)
+
+    line = pick.__wrapped__.__code__.co_firstlineno + 3
+    np.testing.assert_array_equal(pick(Tensor(np.array([2], np.int32))).asnumpy(), [[1, 1]])
+    if tf.config.list_physical_devices("GPU"):
+        pytest.skip("TensorFlow's GPU Gather gives zeros for an index out of range")
+    with pytest.raises(RuntimeError, match=f"Gather failed at {__file__}:{line} \\(scope "
+                                           "Default/Gather-op1\\) in graph 'pick' on the GPU "
+                                           "backend: InvalidArgumentError"):
+        pick(Tensor(np.array([7], np.int32)))
