@@ -347,3 +347,41 @@ def test_an_error_while_a_graph_runs_names_the_primitive_and_the_users_line() ->
                                            "Default/Gather-op1\\) in graph 'pick' on the GPU "
                                            "backend: InvalidArgumentError"):
         pick(Tensor(np.array([7], np.int32)))
+
+
+@pytest.fixture
+def fake_gpus(monkeypatch) -> list:
+    """TensorFlow reporting two GPUs, and the device configuration calls made to it."""
+    calls: list = []
+    config = tf.config
+    monkeypatch.setattr(gpu_device, "_DEVICE", None)  # start afresh; restored after the test
+    monkeypatch.setattr(config, "list_physical_devices",
+                        lambda kind=None: ["gpu0", "gpu1"] if kind == "GPU" else ["cpu0"])
+    monkeypatch.setattr(config, "set_visible_devices",
+                        lambda devices, kind: calls.append(("visible", devices, kind)))
+    monkeypatch.setattr(config.experimental, "set_memory_growth",
+                        lambda device, on: calls.append(("growth", device, on)))
+    monkeypatch.setattr(config, "set_logical_device_configuration",
+                        lambda device, logical: calls.append(
+                            ("memory_limit", device, [c.memory_limit for c in logical])))
+    return calls
+
+
+@pytest.mark.parametrize(("device_id", "memory", "expected"), [
+    (1, "3.5GB", [("visible", ["gpu1"], "GPU"), ("memory_limit", "gpu1", [3584])]),
+    (0, "1024GB", [("visible", ["gpu0"], "GPU"), ("growth", "gpu0", True)]),
+])
+def test_starting_on_a_gpu_selects_it_and_sets_its_memory(fake_gpus, device_id, memory,
+                                                           expected) -> None:
+    values = {**context._current_values(), "device_id": device_id, "max_device_memory": memory}
+    started = gpu_device.start(values)
+    assert started.spec == "/GPU:0" and started.name == "GPU (TensorFlow GPU:0)"
+    assert fake_gpus == expected
+    assert started.started_with == {"device_id": device_id, "max_device_memory": memory}
+
+
+def test_a_device_id_beyond_the_gpus_is_refused(fake_gpus) -> None:
+    with pytest.raises(ValueError, match="device_id 2 names no GPU: TensorFlow sees 2 "
+                                         "\\(device_id 0 to 1\\)"):
+        gpu_device.start({**context._current_values(), "device_id": 2})
+    assert gpu_device.current() is None and fake_gpus == []
