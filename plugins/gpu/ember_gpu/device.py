@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from ember._options import CONTEXT
+
 #: Environment variable: ``1`` runs the GPU backend on TensorFlow's CPU device.
 ON_CPU_ENV = "EMBER_GPU_ON_CPU"
-#: What ``max_device_memory`` is when the user never set it: no limit of ember's own.
-UNLIMITED = "1024GB"
 
 
 def import_tensorflow() -> Any:
@@ -129,7 +129,7 @@ def start(context: dict[str, Any]) -> TfDevice:
                              f"{len(gpus)} (device_id 0 to {len(gpus) - 1})")
         gpu = gpus[device_id]
         tf.config.set_visible_devices([gpu], "GPU")
-        if context["max_device_memory"] == UNLIMITED:
+        if context["max_device_memory"] == CONTEXT["max_device_memory"].default:  # no limit
             tf.config.experimental.set_memory_growth(gpu, True)
         else:
             limit = megabytes(context["max_device_memory"])

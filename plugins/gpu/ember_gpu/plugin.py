@@ -9,12 +9,11 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from ember._options import CONTEXT
 from ember.backend import BackendSpec, hookimpl
 
 DEVICE_TARGET = "GPU"
 DISTRIBUTION = "ember-gpu"
-#: mempool_block_size's default, the one value TensorFlow's allocator agrees with.
-UNCHANGED_POOL = "1GB"
 
 
 def check_available() -> str | None:
@@ -69,7 +68,8 @@ def ember_context_changed(device_target: str, changes: dict[str, Any]) -> None:
     the context when it starts."""
     if device_target != DEVICE_TARGET:
         return
-    if changes.get("mempool_block_size", UNCHANGED_POOL) != UNCHANGED_POOL:
+    pool = CONTEXT["mempool_block_size"].default  # the one value TensorFlow agrees with
+    if changes.get("mempool_block_size", pool) != pool:
         warnings.warn(
             f"set_context(mempool_block_size={changes['mempool_block_size']!r}) has no effect "
             "on device_target 'GPU': TensorFlow's allocator grows its pool in sizes of its "
