@@ -600,3 +600,12 @@ def test_gradients_of_gradient_primitives_without_a_rule_are_refused():
         x = randn(1, 1, 4, 4)
         check_grad(lambda g: nn_ops.MaxPoolGrad(2, 2)(x, P.MaxPool(2, 2)(x), g),
                    randn(1, 1, 2, 2))
+
+
+def test_grad_ops_module_gathers_the_backward_primitives():
+    from ember.ops.operations import _grad_ops as G
+
+    assert G.ReluGrad is nn_ops.ReluGrad and "Conv2DBackpropFilter" in G.__all__
+    assert all(name.endswith("Grad") or "Backprop" in name for name in G.__all__)
+    dy, x = t([1.0, 2.0, 3.0]), t([-1.0, 0.5, 2.0])
+    np.testing.assert_array_equal(G.ReluGrad()(dy, x).asnumpy(), [0.0, 2.0, 3.0])
