@@ -25,7 +25,7 @@ from ember._executor import state
 from ember.common import dtype as mstype
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
-from ember.graph.ir import Graph, Value, flatten
+from ember.graph.ir import Graph, Value, flatten, unflatten
 from ember.graph.tracer import GraphCompileError, Tracer
 from ember.ops.primitive import Primitive, Spec, run, user_frame
 
@@ -206,8 +206,9 @@ def _vjp_of(graph: Graph, count: int) -> Callable[..., list]:
 class _Sub:
     """One traced subgraph: the graph, the outside tensors it reads, its flat outputs."""
 
-    def __init__(self, graph: Graph, outside: list[Tensor], outputs: list[Any]) -> None:
-        self.graph, self.outside, self.outputs = graph, outside, outputs
+    def __init__(self, graph: Graph, outside: list[Tensor], outputs: list[Any],
+                 tree: Any) -> None:
+        self.graph, self.outside, self.outputs, self.tree = graph, outside, outputs, tree
 
 
 def _trace_sub(fn: Callable[..., Any], operands: Sequence[Any], label: str) -> _Sub:
@@ -224,14 +225,14 @@ def _trace_sub(fn: Callable[..., Any], operands: Sequence[Any], label: str) -> _
         with _autodiff.paused():
             symbolic = [tracer.symbolic_input(a) if _is_operand(a) else a for a in operands]
             out = fn(*symbolic)
-            leaves, _ = flatten(out, lambda v: False)
+            leaves, tree = flatten(out, lambda v: False)
             outputs = [tracer.output_value(leaf) for leaf in leaves]
     finally:
         state.eager, state.tracer = saved
     graph.inputs.extend(tracer.outside_inputs)
     for i, v in enumerate(graph.inputs):
         v.index = i
-    return _Sub(graph, tracer.outside, outputs)
+    return _Sub(graph, tracer.outside, outputs, tree)
 
 
 def _is_operand(x: Any) -> bool:
@@ -299,12 +300,15 @@ def _unify(subs: Sequence[_Sub], names: Sequence[str], what: str, where: str) ->
             result.append(Undefined(name))
             continue
         tensors = [x for x in items if isinstance(x, Value)]
-        if not tensors:
-            if any(type(x) is not type(items[0]) or x != items[0] for x in items):
-                raise _mismatch(what, name, items[0], next(x for x in items if x != items[0]),
-                                where)
+        same = all(type(x) is type(items[0]) and x == items[0] for x in items)
+        if not tensors and same:
             result.append(items[0])
             continue
+        if not tensors and all(isinstance(x, bool | int | float) for x in items):
+            tensors = [Value(-1, "input", (), _number_dtype(items))]  # numbers that differ
+        elif not tensors:
+            raise _mismatch(what, name, items[0], next(x for x in items if x != items[0]),
+                            where)
         like = tensors[0]
         for s, x in zip(subs, items):
             if isinstance(x, bool | int | float) and not isinstance(x, Value):
@@ -328,27 +332,30 @@ def _fill(result: list[Any], values: Sequence[Any]) -> list[Any]:
 
 # -- the functional forms ----------------------------------------------------------------------
 def switch(index: Any, branches: Sequence[Callable[..., Any]], operands: Sequence[Any],
-           names: Sequence[str] = ()) -> list[Any]:
-    """``branches[index](*operands)`` as a flat list of values. With ``index`` a traced
-    Tensor, every branch is traced into one ``Switch`` node (a bool index picks
-    ``branches[1]`` when true); otherwise the chosen branch simply runs."""
+           names: Sequence[str] = ()) -> Any:
+    """``branches[index](*operands)``. With ``index`` a traced Tensor, every branch is traced
+    into one ``Switch`` node (a bool index picks ``branches[1]`` when true; the branches must
+    return the same structure, with tensors of the same shapes and dtypes); otherwise the
+    chosen branch simply runs. ``names`` name the returned values in errors."""
     if not traced(index):
         if isinstance(index, Tensor):
             index = index.asnumpy().item()
         if isinstance(index, bool | type(None)) or len(branches) == 2:
-            chosen = branches[1] if index else branches[0]
-        else:
-            chosen = branches[min(max(int(index), 0), len(branches) - 1)]
-        return list(flatten(chosen(*operands), lambda v: False)[0])
+            return (branches[1] if index else branches[0])(*operands)
+        return branches[min(max(int(index), 0), len(branches) - 1)](*operands)
     where = _where()
     subs = [_trace_sub(fn, operands, f"branch{i}_") for i, fn in enumerate(branches)]
+    if any(s.tree != subs[0].tree for s in subs):
+        raise GraphCompileError(f"if/else (Switch) at {where}: the branches return values of "
+                                "different structures (tuples or lists of different lengths)")
     outside = _join_outside(subs)
+    if len(names) != len(subs[0].outputs):
+        names = ()
     result = _unify(subs, names, "if/else (Switch)", where)
     tensors = [x for x in operands if _is_operand(x)]
-    if not any(isinstance(x, Value) for x in result):
-        return result
-    values = Switch([s.graph for s in subs])(index, *tensors, *outside)
-    return _fill(result, values)
+    if any(isinstance(x, Value) for x in result):
+        result = _fill(result, Switch([s.graph for s in subs])(index, *tensors, *outside))
+    return unflatten(subs[0].tree, result)
 
 
 def truth(value: Any) -> Any:
@@ -364,10 +371,8 @@ def truth(value: Any) -> Any:
 def cond(pred: Any, true_fn: Callable[..., Any], false_fn: Callable[..., Any],
          *operands: Any) -> Any:
     """``true_fn(*operands)`` if ``pred`` else ``false_fn(*operands)``, as ``lax.cond``: with
-    ``pred`` a traced Tensor, both are traced into one ``Switch`` node. Returns one value, or
-    a tuple when the functions return several."""
-    out = switch(truth(pred), [false_fn, true_fn], operands)
-    return out[0] if len(out) == 1 else tuple(out)
+    ``pred`` a traced Tensor, both are traced into one ``Switch`` node."""
+    return switch(truth(pred), [false_fn, true_fn], operands)
 
 
 def while_loop(cond_fn: Callable[..., Any], body_fn: Callable[..., Any],
@@ -387,7 +392,8 @@ def while_loop(cond_fn: Callable[..., Any], body_fn: Callable[..., Any],
             test = test.asnumpy().item()
         if not test:
             return vals
-        vals = list(flatten(body_fn(*vals), lambda v: False)[0])
+        out = body_fn(*vals)
+        vals = list(out) if isinstance(out, tuple | list) else [out]
 
 
 def _while_node(cond_fn: Callable[..., Any], body_fn: Callable[..., Any], vals: list[Any],
@@ -455,8 +461,10 @@ def _describe_out(x: Any) -> str:
     return _describe(x)
 
 
-def _number_dtype(x: bool | int | float) -> mstype.Type:
-    return Tensor(x).dtype
+def _number_dtype(x: Any) -> mstype.Type:
+    """The dtype of a Tensor made of a Python number (bool, int64, float32), or of numbers."""
+    kinds = {type(n) for n in (x if isinstance(x, list) else [x])}
+    return Tensor(float(0) if float in kinds else (0 if int in kinds else False)).dtype
 
 
 def switch_layer(index: Any, cells: Sequence[Any]) -> Callable[..., Any]:
@@ -465,8 +473,4 @@ def switch_layer(index: Any, cells: Sequence[Any]) -> Callable[..., Any]:
     if not traced(index):
         return cells[int(index.asnumpy().item()) if isinstance(index, Tensor) else index]
 
-    def call(*args: Any) -> Any:
-        out = switch(index, list(cells), args)
-        return out[0] if len(out) == 1 else tuple(out)
-
-    return call
+    return lambda *args: switch(index, list(cells), args)

@@ -10,6 +10,8 @@ traced function become nodes of the same graph.
 from __future__ import annotations
 
 import functools
+import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -58,12 +60,13 @@ class Tracer:
         return functools.partial(self.record, prim)
 
     def to_host(self, data: Any) -> Any:
+        where = user_frame()
         raise GraphCompileError(
-            f"the value of a Tensor is not known while a graph is compiled (at {user_frame()}): "
+            f"the value of a Tensor is not known while a graph is compiled (at {where}): "
             "Python control flow or conversions (if, while, bool(), float(), asnumpy()) on "
             "tensor values cannot be traced. Express the choice with ops.Select (elementwise) "
             "or ops.Maximum/Minimum, keep the condition on Python values, or run this code in "
-            "PYNATIVE_MODE")
+            "PYNATIVE_MODE" + _why_unconverted(where))
 
     # -- recording ----------------------------------------------------------------------------
     def record(self, prim: Any, *arrays: Any) -> Any:
@@ -145,6 +148,19 @@ class Tracer:
             return call()
         finally:
             self.cells.pop()
+
+
+#: Functions whose control flow ``ember.graph.autograph`` could not convert, and why.
+UNCONVERTED: dict[types.CodeType, str] = {}
+
+
+def _why_unconverted(where: str) -> str:
+    """Why the function running at ``where`` kept its Python control flow, if it did."""
+    frame = sys._getframe(2)
+    while frame is not None and f"{frame.f_code.co_filename}:{frame.f_lineno}" != where:
+        frame = frame.f_back
+    reason = UNCONVERTED.get(frame.f_code, "") if frame is not None else ""
+    return f". Note: {reason}" if reason else ""
 
 
 def scopes_of(root: Any) -> dict[int, str]:

@@ -205,6 +205,10 @@ class Cell:
         if _autodiff.state.recording and (self._backward_hook is not None
                                           or hasattr(type(self), "bprop")):
             return _autodiff.call_cell_with_custom_grad(self, args, kwargs)
+        if _executor.state.tracer is not None:  # compiling: control flow on tensors converted
+            from ember.graph.autograph import convert
+
+            return convert(self.construct)(*args, **kwargs)
         return self.construct(*args, **kwargs)
 
     def to_float(self, dst_type: mstype.Type) -> Cell:

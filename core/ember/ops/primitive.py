@@ -73,7 +73,8 @@ def primitive_classes() -> list[type[Primitive]]:
     while todo:
         for sub in todo.pop().__subclasses__():
             todo.append(sub)
-            if not sub.__name__.startswith("_") and sub.__module__.startswith("ember."):
+            if not sub.__name__.startswith("_") and sub.__module__.startswith("ember.") and (
+                    not hasattr(sub, "graphs")):  # control flow: run by graph executors
                 found.setdefault(sub.__name__, sub)
     return sorted(found.values(), key=lambda cls: cls.__name__)
 
