@@ -25,6 +25,7 @@ on a Tensor then names it and says why.
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 import functools
 import inspect
@@ -155,7 +156,14 @@ def _as_bool(value: Any) -> Any:
     return Tensor(bool(value), mstype.bool_)
 
 
-_NAMESPACE = types.SimpleNamespace(ld=ld, if_stmt=if_stmt, if_exp=if_exp,
+def call(fn: Any) -> Any:
+    """A function the converted code calls, converted in turn when it is the user's (Cells
+    convert their own ``construct``)."""
+    return convert(fn) if isinstance(fn, types.FunctionType | types.MethodType) else fn
+
+
+_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
+_NAMESPACE = types.SimpleNamespace(call=call, ld=ld, if_stmt=if_stmt, if_exp=if_exp,
                                    while_stmt=while_stmt, for_stmt=for_stmt, range_=range_,
                                    and_=and_, or_=or_, not_=not_)
 
@@ -168,8 +176,9 @@ def convert(fn: Any) -> Any:
     if isinstance(fn, types.MethodType):
         inner = convert(fn.__func__)
         return fn if inner is fn.__func__ else types.MethodType(inner, fn.__self__)
-    if not isinstance(fn, types.FunctionType):
-        return fn
+    if not isinstance(fn, types.FunctionType) or _HELPERS in fn.__code__.co_freevars or (
+            fn.__module__ or "").partition(".")[0] == "ember":
+        return fn  # not a function, converted already, or ember's own (no tensor branches)
     code = fn.__code__
     if code not in _CACHE:
         _CACHE[code], reason = _factory(fn)
@@ -201,9 +210,10 @@ def _factory(fn: types.FunctionType) -> tuple[Callable[..., Any] | None, str]:
     func = tree.body[0] if tree.body else None
     if not isinstance(func, ast.FunctionDef) or func.name != fn.__name__:
         return None, f"the source of {name} is not a plain def, so it was not converted"
-    if not any(isinstance(n, _CONTROL) or isinstance(n, ast.UnaryOp)
-               and isinstance(n.op, ast.Not) for n in ast.walk(func)):
-        return None, ""
+    if not any(isinstance(n, _CONTROL) or isinstance(n, ast.UnaryOp) and isinstance(
+            n.op, ast.Not) or isinstance(n, ast.Call) and not (
+            isinstance(n.func, ast.Name) and n.func.id in _BUILTINS) for n in ast.walk(func)):
+        return None, ""  # nothing to convert: neither control flow nor calls of user code
     ast.increment_lineno(tree, fn.__code__.co_firstlineno - func.lineno)
     func.decorator_list = []
     owner = name.rsplit(".", 2)[-2] if "." in name else ""
@@ -467,10 +477,12 @@ class _Names(ast.NodeTransformer):
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
-        if isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args and (
-                self.c.self_name):
-            node.args = [ast.Name("__class__", ast.Load()), ast.Name(self.c.self_name,
-                                                                      ast.Load())]
+        if isinstance(node.func, ast.Name) and node.func.id == "super":
+            if not node.args and self.c.self_name:
+                node.args = [ast.Name("__class__", ast.Load()),
+                             ast.Name(self.c.self_name, ast.Load())]
+        elif not (isinstance(node.func, ast.Name) and node.func.id in _BUILTINS):
+            node.func = ast.copy_location(_helper("call", node.func), node.func)
         return node
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
