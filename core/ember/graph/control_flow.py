@@ -93,6 +93,12 @@ class Switch(_ControlFlow):
                             f"element, but got {_describe(index)}")
         return [(v.shape, v.dtype) for v in self.branches[0].outputs]
 
+    def call(self, args: tuple) -> list[Any]:
+        """Run the branches' computation on ``args`` (index, then inputs) again, as a new
+        node when the index is traced."""
+        index, inputs = args[0], args[1:]
+        return switch(index, [_caller(g) for g in self.branches], inputs)
+
     def bprop(self, index: Any, *args: Any) -> tuple:
         self._check_pure()
         *inputs, _, dout = args
@@ -119,6 +125,13 @@ class WhileLoop(_ControlFlow):
 
     def infer(self, *inputs: Any) -> list[Spec]:
         return [(v.shape, v.dtype) for v in self.body.outputs]
+
+    def call(self, args: tuple) -> list[Any]:
+        """Run the loop on ``args`` (carries, then the other inputs) again."""
+        carries, outside = args[:self.count], args[self.count:]
+        cond_graph, body_graph = self.cond, self.body
+        return while_loop(lambda *c: call_graph(cond_graph, [*c, *outside])[0],
+                          lambda *c: call_graph(body_graph, [*c, *outside]), carries)
 
     def bprop(self, *args: Any) -> tuple:
         self._check_pure()
@@ -178,11 +191,18 @@ def call_graph(graph: Graph, args: Sequence[Any]) -> list[Any]:
         return x
 
     for node in graph.nodes:
-        specs = [(v.shape, v.dtype) for v in node.outputs]
-        out = run(node.prim, tuple(read(x) for x in node.inputs),
-                  specs if node.multi else specs[0])
+        args = tuple(read(x) for x in node.inputs)
+        if isinstance(node.prim, _ControlFlow):  # traced again: each graph has one owner
+            out = node.prim.call(args)
+        else:
+            specs = [(v.shape, v.dtype) for v in node.outputs]
+            out = run(node.prim, args, specs if node.multi else specs[0])
         env.update(zip((v.id for v in node.outputs), out if node.multi else (out,)))
     return [read(x) for x in graph.outputs]
+
+
+def _caller(graph: Graph) -> Callable[..., list]:
+    return lambda *args: call_graph(graph, args)
 
 
 def _vjp_of(graph: Graph, count: int) -> Callable[..., list]:
