@@ -16,8 +16,8 @@ Backend-level checks (``test_backend_*``): the declared API version, MissingKern
 primitive the backend does not run, invalid attributes and inputs rejected before any kernel
 is asked for, context options accepted by the backend's hook, switching device_target
 to the backend and back, and control flow (``ember.testing.control_flow``: ``Switch`` and
-``WhileLoop`` nodes, values and gradients, Graph vs PyNative). The pytest plugin ``ember.testing.plugin`` chooses the backend,
-applies the known gaps and writes the report.
+``WhileLoop`` nodes, values and gradients, Graph vs PyNative). The pytest plugin
+``ember.testing.plugin`` chooses the backend, applies the known gaps and writes the report.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from ember.ops import operations as P
 from ember.ops.primitive import Primitive
 from ember.testing import gradcheck
 from ember.testing.cases import OpCase
-from ember.testing.control_flow import CONTROL_FLOW_CASES, check_control_flow_case
 from ember.testing.cases.registry import all_cases
+from ember.testing.control_flow import CONTROL_FLOW_CASES, check_control_flow_case
 
 __all__ = [
     "BACKEND_CHECKS", "ember_conformance_context", "ember_conformance_test", "ember_target",
