@@ -62,13 +62,6 @@ class _ControlFlow(Primitive):
     def attrs(self) -> dict[str, Any]:
         return {"graphs": tuple(g.name for g in self.graphs)}
 
-    def _check_pure(self) -> None:
-        if not self.pure:
-            raise GraphCompileError(
-                f"{self.name}: the gradient of control flow that updates Parameters in place "
-                f"(Assign inside {', '.join(g.name for g in self.graphs)}) is not supported; "
-                "update the Parameters outside the differentiated function")
-
 
 class Switch(_ControlFlow):
     """``Switch(branches)(index, *inputs)``: run ``branches[index]`` on ``inputs``.
@@ -100,7 +93,6 @@ class Switch(_ControlFlow):
         return switch(index, [_caller(g) for g in self.branches], inputs)
 
     def bprop(self, index: Any, *args: Any) -> tuple:
-        self._check_pure()
         *inputs, _, dout = args
         count = len(inputs)
         grads = switch(index, [_vjp_of(g, count) for g in self.branches], [*inputs, *dout])
@@ -134,7 +126,6 @@ class WhileLoop(_ControlFlow):
                           lambda *c: call_graph(body_graph, [*c, *outside]), carries)
 
     def bprop(self, *args: Any) -> tuple:
-        self._check_pure()
         *inputs, _, dout = args
         k = self.count
         carries, outside = inputs[:k], inputs[k:]
@@ -175,8 +166,12 @@ def _describe(x: Any) -> str:
 
 # -- running and differentiating a subgraph ----------------------------------------------------
 def call_graph(graph: Graph, args: Sequence[Any]) -> list[Any]:
-    """Run ``graph`` on ``args`` (one per input) by calling its primitives again: inside a
-    trace this records its nodes (and its gradient, when one is being taken)."""
+    """Recompute ``graph`` on ``args`` (one per input) for a gradient, by calling its
+    primitives again: inside a trace this records its nodes (and their gradients).
+
+    The forward pass did the in-place updates: an ``Assign`` is not done again, later reads of
+    its Parameter in the graph read the assigned value instead. A floating-point Parameter
+    read before it is assigned would read its value after the forward pass: refused."""
     env: dict[int, Any] = {}
     for v, a in zip(graph.inputs, args, strict=True):
         env[v.id] = a
@@ -190,15 +185,38 @@ def call_graph(graph: Graph, args: Sequence[Any]) -> list[Any]:
             return type(x)(read(i) for i in x)
         return x
 
+    assigned = _assigned_params(graph)
     for node in graph.nodes:
         args = tuple(read(x) for x in node.inputs)
         if isinstance(node.prim, _ControlFlow):  # traced again: each graph has one owner
             out = node.prim.call(args)
-        else:
+        elif getattr(node.prim, "pure", True):
             specs = [(v.shape, v.dtype) for v in node.outputs]
             out = run(node.prim, args, specs if node.multi else specs[0])
+        elif node.prim.name == "Assign":
+            variable, out = node.inputs[0], args[1]
+            env[variable.id] = out
+            assigned.discard(variable.id)
+        else:
+            raise GraphCompileError(
+                f"the gradient of control flow that runs {node.prim.name} (an in-place "
+                f"update, at {node.source}) is not supported: run it outside the "
+                "differentiated function")
+        for v in node.tensor_inputs():
+            if v.id in assigned and mstype.is_float(v.dtype) and isinstance(env[v.id],
+                                                                             Parameter):
+                raise GraphCompileError(
+                    f"the gradient of control flow that reads the Parameter "
+                    f"{env[v.id].name} (at {node.source}) before assigning it is not "
+                    "supported: read it after the assignment, or outside the loop or branch")
         env.update(zip((v.id for v in node.outputs), out if node.multi else (out,)))
     return [read(x) for x in graph.outputs]
+
+
+def _assigned_params(graph: Graph) -> set[int]:
+    """The ids of the inputs of ``graph`` that an ``Assign`` of it updates."""
+    return {n.inputs[0].id for n in graph.nodes
+            if n.prim.name == "Assign" and isinstance(n.inputs[0], Value)}
 
 
 def _caller(graph: Graph) -> Callable[..., list]:

@@ -50,9 +50,18 @@ class Cell:
             object.__setattr__(self, name, value)
         else:
             if name in params:
+                param = params[name]
+                if isinstance(value, Tensor) and param is not None:
+                    # MindSpore's rule: a Tensor assigned to a Parameter becomes its data; in
+                    # a graph being compiled, an Assign node
+                    if _executor.state.tracer is not None:
+                        F.assign(param, value)
+                    else:
+                        param.set_data(value)
+                    return
                 if value is not None:
                     raise TypeError(f"{type(self).__name__}.{name} is a Parameter; assign a "
-                                    f"Parameter (or use set_data), not {type(value).__name__}")
+                                    f"Parameter or a Tensor, not {type(value).__name__}")
                 del params[name]
             cells.pop(name, None)
             object.__setattr__(self, name, value)
