@@ -312,6 +312,22 @@ def test_switch_layer_indexes_a_cell_list_with_a_tensor(index):
     np.testing.assert_allclose(grads[0].asnumpy(), a.T @ a if chosen == 0 else 0, rtol=1e-6)
 
 
+def test_a_tuple_of_cells_indexed_by_a_tensor_counts_negative_indices_from_the_end():
+    class Pick(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.acts = (nn.ReLU(), nn.Tanh(), nn.Sigmoid())
+
+        def construct(self, index, x):
+            return self.acts[index](x)
+
+    context.set_context(mode=context.GRAPH_MODE)
+    x = np.array([-0.5, 2.0], np.float32)
+    np.testing.assert_allclose(Pick()(i32(-1), f32(x)).asnumpy(), 1 / (1 + np.exp(-x)),
+                               rtol=1e-6)
+    np.testing.assert_allclose(Pick()(i32(-3), f32(x)).asnumpy(), np.maximum(x, 0))
+
+
 # -- the functional forms, checks and errors ------------------------------------------------
 def test_cond_and_while_loop_functions_under_ms_function():
     @ms_function

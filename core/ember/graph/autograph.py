@@ -2,8 +2,9 @@
 MindSpore's parser).
 
 :func:`convert` rewrites a function's source so that ``if``/``else``, ``while``, ``for``,
-``break``, ``continue``, ``return`` inside an ``if``, conditional expressions and
-``and``/``or``/``not`` call the helpers of this module. Each helper decides when it runs, at
+``break``, ``continue``, ``return`` inside an ``if``, conditional expressions,
+``and``/``or``/``not``, calls of the user's functions and indexing (a tuple of cells indexed by
+a Tensor is ``switch_layer``) call the helpers of this module. Each helper decides when it runs, at
 trace time: on a traced Tensor it builds a control-flow node (``ember.graph.control_flow``);
 on a Python value it does what Python would, so Python-valued control flow still unrolls::
 
@@ -34,7 +35,9 @@ import types
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ember.graph.control_flow import Undefined, switch, traced, truth, while_loop
+from ember.graph.control_flow import (
+    Undefined, switch, switch_layer, traced, truth, while_loop,
+)
 from ember.graph.tracer import UNCONVERTED
 
 __all__ = ["convert"]
@@ -156,6 +159,15 @@ def _as_bool(value: Any) -> Any:
     return Tensor(bool(value), mstype.bool_)
 
 
+def getitem(value: Any, index: Any) -> Any:
+    """``value[index]``; a tuple or list of cells indexed by a traced Tensor is
+    ``switch_layer``."""
+    if traced(index) and isinstance(value, tuple | list) and value and all(
+            callable(v) for v in value):
+        return switch_layer(index, list(value))
+    return value[index]
+
+
 def call(fn: Any) -> Any:
     """A function the converted code calls, converted in turn when it is the user's (Cells
     convert their own ``construct``)."""
@@ -163,7 +175,7 @@ def call(fn: Any) -> Any:
 
 
 _BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
-_NAMESPACE = types.SimpleNamespace(call=call, ld=ld, if_stmt=if_stmt, if_exp=if_exp,
+_NAMESPACE = types.SimpleNamespace(call=call, getitem=getitem, ld=ld, if_stmt=if_stmt, if_exp=if_exp,
                                    while_stmt=while_stmt, for_stmt=for_stmt, range_=range_,
                                    and_=and_, or_=or_, not_=not_)
 
@@ -483,6 +495,12 @@ class _Names(ast.NodeTransformer):
                              ast.Name(self.c.self_name, ast.Load())]
         elif not (isinstance(node.func, ast.Name) and node.func.id in _BUILTINS):
             node.func = ast.copy_location(_helper("call", node.func), node.func)
+        return node
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.ctx, ast.Load) and not isinstance(node.slice, ast.Slice | ast.Tuple):
+            return ast.copy_location(_helper("getitem", node.value, node.slice), node)
         return node
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:

@@ -506,9 +506,12 @@ def _number_dtype(x: Any) -> mstype.Type:
 
 
 def switch_layer(index: Any, cells: Sequence[Any]) -> Callable[..., Any]:
-    """``cells[index]`` as a callable (``CellList`` indexed by a Tensor): with ``index`` a
-    traced Tensor, a call runs as one ``Switch`` node over the cells (clamped index)."""
+    """``cells[index]`` as a callable (a ``CellList`` or a tuple of cells indexed by a
+    Tensor): with ``index`` a traced Tensor, a call runs as one ``Switch`` node over the cells;
+    a negative index counts from the end, as in Python, and the index is clamped into range."""
     if not traced(index):
         return cells[int(index.asnumpy().item()) if isinstance(index, Tensor) else index]
+    from ember.ops import functional as F
 
+    index = F.select(index < 0, index + len(cells), index)
     return lambda *args: switch(index, list(cells), args)
