@@ -36,7 +36,12 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ember.graph.control_flow import (
-    Undefined, switch, switch_layer, traced, truth, while_loop,
+    Undefined,
+    switch,
+    switch_layer,
+    traced,
+    truth,
+    while_loop,
 )
 from ember.graph.tracer import UNCONVERTED
 
