@@ -35,14 +35,7 @@ import types
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ember.graph.control_flow import (
-    Undefined,
-    switch,
-    switch_layer,
-    traced,
-    truth,
-    while_loop,
-)
+from ember.graph.control_flow import Undefined, switch, switch_layer, traced, truth, while_loop
 from ember.graph.tracer import UNCONVERTED
 
 __all__ = ["convert"]
@@ -180,9 +173,9 @@ def call(fn: Any) -> Any:
 
 
 _BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
-_NAMESPACE = types.SimpleNamespace(call=call, getitem=getitem, ld=ld, if_stmt=if_stmt, if_exp=if_exp,
-                                   while_stmt=while_stmt, for_stmt=for_stmt, range_=range_,
-                                   and_=and_, or_=or_, not_=not_)
+_NAMESPACE = types.SimpleNamespace(call=call, getitem=getitem, ld=ld, if_stmt=if_stmt,
+                                   if_exp=if_exp, while_stmt=while_stmt, for_stmt=for_stmt,
+                                   range_=range_, and_=and_, or_=or_, not_=not_)
 
 
 # -- converting a function ---------------------------------------------------------------------
