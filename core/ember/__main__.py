@@ -88,15 +88,20 @@ def info() -> str:
 
 def primitives() -> list[str]:
     """The names of every primitive a backend needs a kernel for."""
+    return list(_primitive_classes())
+
+
+def _primitive_classes() -> dict[str, type]:
     from ember.ops.operations.array_ops import _Static
     from ember.ops.primitive import primitive_classes
 
-    return [cls.__name__ for cls in primitive_classes() if not issubclass(cls, _Static)]
+    return {cls.__name__: cls for cls in primitive_classes() if not issubclass(cls, _Static)}
 
 
 def ops_matrix() -> str:
     """The primitive x backend table: ``yes``, ``MISSING``, or ``fallback`` (missing, and run
-    by fallback_device_target), for every usable backend that lists its kernels."""
+    by fallback_device_target; never an in-place update), for every usable backend that lists
+    its kernels."""
     fallback = ember.get_context("fallback_device_target")
     supported: dict[str, frozenset[str] | None] = {}
     for status in _plugins.registry().statuses():
@@ -104,14 +109,16 @@ def ops_matrix() -> str:
             executor = _plugins.registry().plugin_manager.hook.ember_eager_executor(
                 device_target=status.device_target, context=ember.context._current_values())
             supported[status.device_target] = frozenset(getattr(executor, "primitives", ()))
-    names = primitives()
+    classes = _primitive_classes()
+    names = list(classes)
     width = max(map(len, names)) + 2
     lines = ["primitive".ljust(width) + "".join(f"{t:>10}" for t in supported)]
     for name in names:
         cells = []
         for kernels in supported.values():
             has = name in (kernels or ())
-            falls = not has and fallback and name in (supported.get(fallback) or ())
+            falls = (not has and fallback and name in (supported.get(fallback) or ())
+                     and not classes[name].updates_parameters)
             cells.append("yes" if has else "fallback" if falls else "MISSING")
         lines.append(name.ljust(width) + "".join(f"{c:>10}" for c in cells))
     return "\n".join(lines)

@@ -14,8 +14,9 @@ hookimpl = pluggy.HookimplMarker("ember")
 class MissingKernelError(RuntimeError):
     """A backend has no kernel for a primitive; raise it from ``kernel(prim)``."""
 
-    def __init__(self, primitive: str, backend: str) -> None:
-        super().__init__(f"the {backend} backend has no kernel for primitive {primitive}")
+    def __init__(self, primitive: str, backend: str, why: str = "") -> None:
+        super().__init__(f"the {backend} backend has no kernel for primitive {primitive}"
+                         + (f"; {why}" if why else ""))
         self.primitive = primitive
         self.backend = backend
 
