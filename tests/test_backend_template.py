@@ -211,5 +211,10 @@ def test_the_kit_checks_fallback_results_like_kernels(template_env: Path, tmp_pa
          "the kit on the template with fallback", cwd=REPO)
     report = json.loads(report_path.read_text(encoding="utf-8"))
     assert "Conv2D" not in template_kernels().KERNELS
-    assert report["primitives"]["Conv2D"]["outcome"] == "pass"
+    conv = report["primitives"]["Conv2D"]  # passed, by the CPU's kernel: counted apart
+    assert conv["outcome"] == "fallback" and conv["pass"] == 0 and conv["fallback"] > 0
+    assert all("Conv2D" in case["fallback"] for case in report["cases"]
+               if case["primitive"] == "Conv2D")
+    assert report["primitives"]["Add"]["outcome"] == "pass"  # the template's own kernel
     assert report["summary"]["fail"] == 0 and report["summary"]["known gap"] == 0
+    assert report["summary"]["fallback"] == conv["fallback"]
