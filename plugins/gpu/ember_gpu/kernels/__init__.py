@@ -10,5 +10,7 @@ from ember_gpu.kernels.math import KERNELS as MATH_KERNELS
 from ember_gpu.kernels.nn import KERNELS as NN_KERNELS
 from ember_gpu.kernels.optim import KERNELS as OPTIM_KERNELS
 from ember_gpu.kernels.python import KERNELS as PYTHON_KERNELS
+from ember_gpu.kernels.scatter import KERNELS as SCATTER_KERNELS
 
-KERNELS = {**MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS, **PYTHON_KERNELS}
+KERNELS = {**MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS, **PYTHON_KERNELS,
+           **SCATTER_KERNELS}
