@@ -22,6 +22,13 @@ from ember.ops.operations.array_ops import (  # noqa: F401
     transpose,
 )
 from ember.ops.operations.array_ops import tensor_slice as slice  # noqa: F401
+from ember.ops.operations.index_ops import (  # noqa: F401
+    gather_d,
+    unsorted_segment_max,
+    unsorted_segment_min,
+    unsorted_segment_prod,
+    unsorted_segment_sum,
+)
 from ember.ops.operations.math_ops import (  # noqa: F401
     abs,
     absolute,

@@ -5,3 +5,4 @@ from ember.ops.operations.math_ops import *  # noqa: F403
 from ember.ops.operations.nn_ops import *  # noqa: F403
 from ember.ops.operations.optim_ops import *  # noqa: F403
 from ember.ops.operations.scatter_ops import *  # noqa: F403
+from ember.ops.operations.index_ops import *  # noqa: F403
