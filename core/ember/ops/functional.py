@@ -22,6 +22,7 @@ from ember.ops.operations.array_ops import (  # noqa: F401
     transpose,
 )
 from ember.ops.operations.array_ops import tensor_slice as slice  # noqa: F401
+from ember.ops.operations.dynamic_ops import masked_select, unique  # noqa: F401
 from ember.ops.operations.index_ops import (  # noqa: F401
     gather_d,
     unsorted_segment_max,
