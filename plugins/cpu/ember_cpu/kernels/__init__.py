@@ -6,9 +6,10 @@ from ember_cpu.kernels.math import KERNELS as MATH_KERNELS
 from ember_cpu.kernels.nn import KERNELS as NN_KERNELS
 from ember_cpu.kernels.norm import KERNELS as NORM_KERNELS
 from ember_cpu.kernels.optim import KERNELS as OPTIM_KERNELS
+from ember_cpu.kernels.spatial import KERNELS as SPATIAL_KERNELS
 
 KERNELS = {
     **MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS,
-    **ACTIVATION_KERNELS, **NORM_KERNELS,
+    **ACTIVATION_KERNELS, **NORM_KERNELS, **SPATIAL_KERNELS,
     "PyFunc": lambda prim: prim.call,  # the user's Python, on host arrays: ours already are
 }

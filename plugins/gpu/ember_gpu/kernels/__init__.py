@@ -12,6 +12,7 @@ from ember_gpu.kernels.nn import KERNELS as NN_KERNELS
 from ember_gpu.kernels.norm import KERNELS as NORM_KERNELS
 from ember_gpu.kernels.optim import KERNELS as OPTIM_KERNELS
 from ember_gpu.kernels.python import KERNELS as PYTHON_KERNELS
+from ember_gpu.kernels.spatial import KERNELS as SPATIAL_KERNELS
 
 KERNELS = {**MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS, **PYTHON_KERNELS,
-           **ACTIVATION_KERNELS, **NORM_KERNELS}
+           **ACTIVATION_KERNELS, **NORM_KERNELS, **SPATIAL_KERNELS}
