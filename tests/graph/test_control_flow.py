@@ -340,6 +340,18 @@ def test_cond_and_while_loop_functions_under_ms_function():
     assert i.asnumpy() == 3 and i.dtype == ember.int64
 
 
+def test_errors_in_a_decorated_function_name_the_users_line():
+    @ms_function
+    def f(x):
+        if ops.reduce_sum(x) > 0:
+            x = x * float(ops.reduce_sum(x))  # a Python float of a tensor: not traceable
+        return x
+
+    line = f.__wrapped__.__code__.co_firstlineno + 3
+    with pytest.raises(GraphCompileError, match=f"test_control_flow.py:{line}\\)"):
+        f(f32([1.0, 2.0]))
+
+
 def test_branches_must_agree_and_the_error_names_the_line():
     class Mismatch(nn.Cell):
         def construct(self, x):

@@ -224,7 +224,7 @@ def _factory(fn: types.FunctionType) -> tuple[Callable[..., Any] | None, str]:
             n.op, ast.Not) or isinstance(n, ast.Call) and not (
             isinstance(n.func, ast.Name) and n.func.id in _BUILTINS) for n in ast.walk(func)):
         return None, ""  # nothing to convert: neither control flow nor calls of user code
-    ast.increment_lineno(tree, fn.__code__.co_firstlineno - func.lineno)
+    ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)  # the source's first line
     func.decorator_list = []
     owner = name.rsplit(".", 2)[-2] if "." in name else ""
     _Converter(owner, func.args).convert(func)
