@@ -232,7 +232,8 @@ class Log1p(_FloatUnary):
 
 
 class Inv(_Unary):
-    """``1 / x``: ``Inv()(x)``; Int32 divides as ``Div`` does (``1 / 2`` is 0)."""
+    """``1 / x``: ``Inv()(x)``; Int32 truncates toward zero (``1 / 2`` is 0) and ``1 / 0`` is
+    the dtype's min, as NumPy's reciprocal and MindSpore's CPU kernel give it."""
 
     accepts = frozenset((*mstype.float_type, mstype.int32))
 
@@ -375,16 +376,23 @@ class BitwiseXor(_Bitwise):
 
 
 class ApproximateEqual(_Compare):
-    """``|x - y| < tolerance``, broadcast, as Bool: ``ApproximateEqual(tolerance=1e-5)(x, y)``."""
+    """``|x - y| < tolerance`` of two tensors of one shape, as Bool:
+    ``ApproximateEqual(tolerance=1e-5)(x, y)``."""
 
     accepts = _NUMBER
 
     def __init__(self, tolerance: float = 1e-5) -> None:
         super().__init__()
-        if isinstance(tolerance, bool) or not isinstance(tolerance, int | float):
-            raise TypeError(f"ApproximateEqual: tolerance must be a float, but got "
-                            f"{tolerance!r}")
-        self.tolerance = float(tolerance)
+        if not isinstance(tolerance, float):
+            raise TypeError(f"For 'ApproximateEqual', the type of 'tolerance' should be "
+                            f"'float', but got {type(tolerance).__name__} ({tolerance!r})")
+        self.tolerance = tolerance
+
+    def infer(self, x: Tensor, y: Tensor) -> Spec:
+        if x._shape != y._shape:
+            raise ValueError(f"ApproximateEqual: 'x1' must have the same shape as 'x2', but "
+                             f"got {list(x.shape)} and {list(y.shape)}")
+        return super().infer(x, y)
 
 
 sin = Sin()

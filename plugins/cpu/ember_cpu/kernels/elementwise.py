@@ -44,8 +44,10 @@ def _x_or_zero(fn):
 
 
 def _inv(x):
-    """``1 / x``; integers divide as Div does."""
-    return _divide(np.ones((), x.dtype), x)
+    """``1 / x``; integers truncate toward zero, and 1 / 0 is the dtype's min."""
+    if x.dtype.kind == "f":
+        return np.reciprocal(x)
+    return np.where(x == 0, np.iinfo(x.dtype).min, _divide(np.ones((), x.dtype), x))
 
 
 def _approximate_equal(prim):

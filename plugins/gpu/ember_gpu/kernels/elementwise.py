@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ember_gpu.kernels.conv import _compiled
 from ember_gpu.kernels.math import KERNELS as MATH_KERNELS
 from ember_gpu.kernels.math import (
@@ -43,9 +45,12 @@ def _div_no_nan(x: Any, y: Any) -> Any:
 
 
 def _inv(x: Any) -> Any:
+    """``1 / x``; integers truncate toward zero, and 1 / 0 is the dtype's min."""
     if x.dtype.is_floating:
         return raw.Reciprocal(x=x)
-    return _divide(raw.OnesLike(x=x), x)
+    return raw.SelectV2(condition=raw.Equal(x=x, y=_scalar(0, x)),
+                        t=_scalar(np.iinfo(x.dtype.as_numpy_dtype).min, x),
+                        e=_divide(raw.OnesLike(x=x), x))
 
 
 def _is_finite(x: Any) -> Any:
