@@ -133,7 +133,7 @@ from ember.ops.operations.nn_ops import (  # noqa: F401
     sparse_softmax_cross_entropy_with_logits,
     tanh,
 )
-from ember.ops.operations.optim_ops import assign, assign_add  # noqa: F401
+from ember.ops.operations.optim_ops import assign, assign_add, assign_sub  # noqa: F401
 from ember.ops.operations.reduce_ops import (  # noqa: F401
     argmin,
     argmin_with_value,
