@@ -79,6 +79,9 @@ DOCUMENTED = [
     (P.ReduceProd(), [t([[1, 2], [3, 4]]), 1], [2, 12]),
     (P.Argmin(), [t([2.0, 3.1, 1.2])], 2),
     (P.EqualCount(), [t([1, 2, 3], np.int32), t([1, 2, 4], np.int32)], [2]),
+    (P.LinSpace(), [Tensor(1, mstype.float32), Tensor(10, mstype.float32), 5],
+     [1.0, 3.25, 5.5, 7.75, 10.0]),
+    (P.MatrixInverse(), [t([[2.0, 0.0], [0.0, 4.0]])], [[0.5, 0.0], [0.0, 0.25]]),
 ]
 
 
@@ -177,6 +180,15 @@ ERRORS = [
      r"SquareSumAll: input 'x' must have dtype in \[Float16, Float32, Float64\]"),
     (lambda: G.AsinGrad()(t([1.0]), t([1.0, 2.0])), ValueError,
      r"AsinGrad: inputs 'y' and 'dy' must have the same shape and dtype"),
+    (lambda: P.MatrixInverse(adjoint=None), TypeError, r"MatrixInverse: adjoint must be a bool"),
+    (lambda: P.MatrixInverse()(t(np.ones((2, 3)))), ValueError,
+     r"MatrixInverse: input 'x' must hold square matrices in its last two axes"),
+    (lambda: P.MatrixInverse()(t([[1.0, 2.0], [2.0, 4.0]])), RuntimeError,
+     r"MatrixInverse failed at .*: LinAlgError: Singular matrix"),
+    (lambda: P.LinSpace()(Tensor(1.0), Tensor(2.0), 0), ValueError,
+     r"LinSpace: num must be a positive int, but got 0"),
+    (lambda: P.LinSpace()(t([1.0]), Tensor(2.0), 3), ValueError,
+     r"LinSpace: input 'start' must be a 0-d tensor"),
     (lambda: P.NMSWithMask(1), TypeError,
      r"For 'NMSWithMask', the type of 'iou_threshold' should be 'float', but got int"),
     (lambda: P.NMSWithMask()(t(np.ones((3, 4)))), ValueError,

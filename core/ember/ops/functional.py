@@ -65,6 +65,7 @@ from ember.ops.operations.elementwise_ops import (  # noqa: F401
     xdivy,
     xlogy,
 )
+from ember.ops.operations.linalg_ops import linspace, matrix_inverse  # noqa: F401
 from ember.ops.operations.math_ops import (  # noqa: F401
     abs,
     absolute,

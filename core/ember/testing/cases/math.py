@@ -509,6 +509,44 @@ COUNT_CASES = [
 ]
 
 
+# -- matrix inverses, evenly spaced sequences -----------------------------------------------
+def _invertible(*shape: int) -> Callable[[np.random.Generator, type], tuple]:
+    """Well-conditioned square matrices: random entries plus a dominant diagonal."""
+    def make(rng: np.random.Generator, dtype: type) -> tuple:
+        eye = np.eye(shape[-1]) * shape[-1] * 2
+        return ((rng.uniform(-1, 1, shape) + eye).astype(dtype),)
+    return make
+
+
+def _inverse_reference(adjoint: bool) -> Callable[..., np.ndarray]:
+    """The solution of ``A X = I`` in float64 (A = x, or its transpose when ``adjoint``)."""
+    def reference(x: np.ndarray) -> np.ndarray:
+        a = np.swapaxes(x, -1, -2) if adjoint else x
+        return rounded(np.linalg.solve(a.astype(F64), np.broadcast_to(
+            np.eye(x.shape[-1]), a.shape)), x.dtype)
+    return reference
+
+
+def _linspace_reference(start: np.ndarray, stop: np.ndarray, num: int) -> np.ndarray:
+    steps = np.arange(num) / max(num - 1, 1)
+    return rounded(start.astype(F64) + (stop.astype(F64) - start) * steps, start.dtype)
+
+
+LINALG_CASES = [
+    *(OpCase(f"MatrixInverse/{label}", "MatrixInverse", made(P.MatrixInverse, adjoint),
+             _invertible(*shape), _inverse_reference(adjoint), (np.float32, np.float64), (0,))
+      for label, shape, adjoint in [("matrix", (3, 3), False), ("batch", (2, 4, 4), False),
+                                    ("adjoint", (3, 3), True), ("batch-adjoint", (2, 2, 3, 3),
+                                                                True)]),
+    *(OpCase(f"LinSpace/{label}", "LinSpace", P.LinSpace,
+             lambda rng, dtype, a=start, b=stop, n=num: (np.asarray(a, dtype),
+                                                         np.asarray(b, dtype), n),
+             _linspace_reference, (np.float32, np.float64), (0, 1))
+      for label, start, stop, num in [("increasing", 1.0, 10.0, 5), ("decreasing", 2.5, -3.0, 12),
+                                      ("one", -2.0, 7.0, 1), ("two", 0.0, 1.0, 2)]),
+]
+
+
 # -- non-maximum suppression ----------------------------------------------------------------
 def _nms_reference(threshold: float) -> Callable[..., tuple]:
     """Greedy suppression written box by box in float64: sort by descending score (stable),
@@ -596,5 +634,5 @@ MATMUL_CASES = [
 CASES: list[OpCase] = [
     *ARITH_CASES, *COMPARE_CASES, *LOGIC_CASES, *UNARY_CASES, *LIKE_CASES, *SELECT_CASES,
     *CAST_CASES, *FILL_CASES, *ADDN_CASES, *REDUCE_CASES, *PROD_CASES, *LOGIC_REDUCE_CASES,
-    *SCAN_CASES, *ARGMAX_CASES, *COUNT_CASES, *NMS_CASES, *MATMUL_CASES,
+    *SCAN_CASES, *ARGMAX_CASES, *COUNT_CASES, *LINALG_CASES, *NMS_CASES, *MATMUL_CASES,
 ]

@@ -8,11 +8,13 @@ mode and traces into the XLA graphs of Graph mode alike.
 from ember_gpu.kernels.array import KERNELS as ARRAY_KERNELS
 from ember_gpu.kernels.detection import KERNELS as DETECTION_KERNELS
 from ember_gpu.kernels.elementwise import KERNELS as ELEMENTWISE_KERNELS
+from ember_gpu.kernels.linalg import KERNELS as LINALG_KERNELS
 from ember_gpu.kernels.math import KERNELS as MATH_KERNELS
 from ember_gpu.kernels.nn import KERNELS as NN_KERNELS
 from ember_gpu.kernels.optim import KERNELS as OPTIM_KERNELS
 from ember_gpu.kernels.python import KERNELS as PYTHON_KERNELS
 from ember_gpu.kernels.reduce import KERNELS as REDUCE_KERNELS
 
-KERNELS = {**MATH_KERNELS, **ELEMENTWISE_KERNELS, **REDUCE_KERNELS, **DETECTION_KERNELS,
-           **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS, **PYTHON_KERNELS}
+KERNELS = {**MATH_KERNELS, **ELEMENTWISE_KERNELS, **REDUCE_KERNELS, **LINALG_KERNELS,
+           **DETECTION_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS,
+           **PYTHON_KERNELS}
