@@ -132,6 +132,16 @@ BINARY_CASES = [
     *binary_cases("Xlogy", where_x_zero(lambda x, y: x * np.log(y)), FLOATS,
                   [away_from_zero(), uniform(0.5, 2)], ([0, 0, 1, NAN, 2], [0, -1, 0, 1, INF])),
     *binary_cases("DivNoNan", div_no_nan, NUMBERS, DIVISORS, ([1, 0, INF, NAN], [0, 0, 1, 0])),
+    *binary_cases("MulNoNan", in_f64(lambda x, y: np.where(y == 0, 0.0, x * y)), NUMBERS,
+                  [ANY, ANY], ([INF, NAN, 1, NAN, -INF], [0, 0, 0, 2, 2])),
+    *(OpCase(f"Lerp/{label}", "Lerp", P.Lerp, inputs,
+             in_f64(lambda start, end, weight: start + weight * (end - start)), FLOATS, grad)
+      for label, inputs, grad in [
+          ("same-shape", arrays((2, 3), (2, 3), (2, 3)), (0, 1, 2)),
+          ("broadcast", arrays((2, 1, 3), (4, 1), (3,)), (0, 1, 2)),
+          ("float-weight", lambda rng, dtype: (*arrays((2, 3), (2, 3))(rng, dtype), 0.25),
+           (0, 1)),
+      ]),
     OpCase("DivNoNan/int-by-zero", "DivNoNan", P.DivNoNan, values([7, -7, 0, 7], [0, 0, 0, 2]),
            div_no_nan, INTS),
     *(case for name, fn in (("BitwiseAnd", np.bitwise_and), ("BitwiseOr", np.bitwise_or),

@@ -16,7 +16,7 @@ import numpy as np
 
 from ember.testing.cases import OpCase
 
-FAMILIES = ("math", "elementwise", "array", "nn")
+FAMILIES = ("math", "elementwise", "reduce", "array", "nn")
 
 
 class CaseTableError(ValueError):

@@ -112,6 +112,8 @@ KERNELS = {
     "Xdivy": _quiet_unary(_x_or_zero(np.true_divide)),
     "Xlogy": _quiet_unary(_x_or_zero(lambda x, y: x * np.log(y))),
     "DivNoNan": _quiet_unary(_div_no_nan),
+    "MulNoNan": _quiet_unary(lambda x, y: np.where(y == 0, np.zeros((), x.dtype), x * y)),
+    "Lerp": _quiet_unary(lambda start, end, weight: start + weight * (end - start)),
     "BitwiseAnd": lambda p: np.bitwise_and,
     "BitwiseOr": lambda p: np.bitwise_or,
     "BitwiseXor": lambda p: np.bitwise_xor,

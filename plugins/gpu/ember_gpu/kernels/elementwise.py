@@ -60,6 +60,17 @@ def _is_finite(x: Any) -> Any:
     return raw.Fill(dims=raw.Shape(input=x), value=tf.constant(True))
 
 
+def _mul_no_nan(x: Any, y: Any) -> Any:
+    """``x * y``, 0 where ``y`` is 0; integers have no NaN or inf to guard against."""
+    if x.dtype.is_floating:
+        return raw.MulNoNan(x=x, y=y)
+    return raw.Mul(x=x, y=y)
+
+
+def _lerp(start: Any, end: Any, weight: Any) -> Any:
+    return raw.AddV2(x=start, y=raw.Mul(x=weight, y=raw.Sub(x=end, y=start)))
+
+
 def _approximate_equal(prim: Any) -> Kernel:
     tolerance = prim.tolerance
 
@@ -140,6 +151,8 @@ KERNELS: dict[str, Factory] = {
     "Xdivy": _binary(raw.Xdivy),
     "Xlogy": _binary(raw.Xlogy),
     "DivNoNan": lambda p: _div_no_nan,
+    "MulNoNan": lambda p: _mul_no_nan,
+    "Lerp": lambda p: _lerp,
     "BitwiseAnd": _binary(raw.BitwiseAnd),
     "BitwiseOr": _binary(raw.BitwiseOr),
     "BitwiseXor": _binary(raw.BitwiseXor),

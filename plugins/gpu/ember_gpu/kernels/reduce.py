@@ -17,6 +17,7 @@ from ember_gpu.kernels.math import (
     _min,
     _reduce,
     raw,
+    tf,
 )
 
 
@@ -47,6 +48,24 @@ def _square_sum_all(x: Any, y: Any) -> tuple:
     return _total(raw.Square(x=x)), _total(raw.Square(x=y))
 
 
+def _histogram(prim: Any) -> Kernel:
+    """Bin ``floor((x - low) / width)`` clipped to the bins, computed in float64, counted by a
+    segment sum (which XLA compiles)."""
+    nbins = prim.nbins
+
+    def kernel(x: Any, value_range: Any) -> Any:
+        bounds = _cast(value_range, tf.float64)
+        width = (bounds[1] - bounds[0]) / nbins
+        bins = tf.math.floor((_cast(x, tf.float64) - bounds[0]) / width)
+        bins = tf.where(tf.math.is_nan(bins), tf.constant(0, tf.float64), bins)
+        bins = _cast(tf.clip_by_value(bins, 0, nbins - 1), tf.int32)
+        ones = tf.ones_like(bins)
+        return raw.UnsortedSegmentSum(data=tf.reshape(ones, [-1]),
+                                      segment_ids=tf.reshape(bins, [-1]), num_segments=nbins)
+
+    return kernel
+
+
 KERNELS: dict[str, Factory] = {
     "ReduceProd": _reduce(lambda x, axes, keep: raw.Prod(input=x, axis=axes, keep_dims=keep)),
     "ReduceAll": _reduce(lambda x, axes, keep: raw.All(input=x, axis=axes, keep_dims=keep)),
@@ -57,4 +76,5 @@ KERNELS: dict[str, Factory] = {
     "ArgMinWithValue": _arg_with_value(raw.ArgMin, _min),
     "EqualCount": lambda p: _equal_count,
     "SquareSumAll": lambda p: _square_sum_all,
+    "HistogramFixedWidth": _histogram,
 }
