@@ -82,6 +82,13 @@ DOCUMENTED = [
     (P.LinSpace(), [Tensor(1, mstype.float32), Tensor(10, mstype.float32), 5],
      [1.0, 3.25, 5.5, 7.75, 10.0]),
     (P.MatrixInverse(), [t([[2.0, 0.0], [0.0, 4.0]])], [[0.5, 0.0], [0.0, 0.25]]),
+    (P.MulNoNan(), [t([[-1.0, 6.0, np.inf], [np.nan, -7.0, 4.0]]),
+                    t([[-1.0, 4.0, 0], [0, -3.0, 1.0]])], [[1.0, 24.0, 0.0], [0.0, 21.0, 4.0]]),
+    (P.Lerp(), [t([1.0, 2.0, 3.0, 4.0]), t([10.0, 10.0, 10.0, 10.0]), 0.5],
+     [5.5, 6.0, 6.5, 7.0]),
+    (P.HistogramFixedWidth(5), [t([-1.0, 0.0, 1.5, 2.0, 5.0, 15]), t([0.0, 5.0])],
+     [2, 1, 1, 0, 2]),
+    (P.TensorAdd(), [t([1.0, 2.0, 3.0]), t([4.0, 5.0, 6.0])], [5.0, 7.0, 9.0]),
 ]
 
 
@@ -180,6 +187,14 @@ ERRORS = [
      r"SquareSumAll: input 'x' must have dtype in \[Float16, Float32, Float64\]"),
     (lambda: G.AsinGrad()(t([1.0]), t([1.0, 2.0])), ValueError,
      r"AsinGrad: inputs 'y' and 'dy' must have the same shape and dtype"),
+    (lambda: P.HistogramFixedWidth(0), ValueError,
+     r"HistogramFixedWidth: nbins must be an int >= 1, but got 0"),
+    (lambda: P.HistogramFixedWidth(3, dtype="int64"), ValueError,
+     r"HistogramFixedWidth: dtype must be 'int32', but got 'int64'"),
+    (lambda: P.HistogramFixedWidth(3)(t([1.0]), t([0.0, 1.0, 2.0])), ValueError,
+     r"HistogramFixedWidth: input 'range' must have shape \(2,\)"),
+    (lambda: P.Lerp()(t([1.0]), t([1.0], np.float64), 0.5), TypeError,
+     r"Lerp: inputs 'start', 'end' and 'weight' must have the same dtype"),
     (lambda: P.MatrixInverse(adjoint=None), TypeError, r"MatrixInverse: adjoint must be a bool"),
     (lambda: P.MatrixInverse()(t(np.ones((2, 3)))), ValueError,
      r"MatrixInverse: input 'x' must hold square matrices in its last two axes"),

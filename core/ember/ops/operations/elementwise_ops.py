@@ -15,7 +15,6 @@ from ember.ops.operations.math_ops import (
     _FLOAT,
     _NUMBER,
     _Arith,
-    _Binary,
     _check,
     _Compare,
     _FloatUnary,
@@ -41,7 +40,7 @@ __all__ = [
     "AsinhGrad", "Atan", "Atan2", "AtanGrad", "Atanh", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
     "Ceil", "Cos", "Cosh", "DivNoNan", "Erf", "Erfc", "Expm1", "Floor", "FloorDiv", "FloorMod",
     "Inv", "Invert", "IsFinite", "IsInf", "IsNan", "Lerp", "Log1p", "Mod", "MulNoNan", "Rint",
-    "Round", "Sin", "Sinh", "SquaredDifference", "Tan", "TensorAdd", "TruncateDiv", "TruncateMod",
+    "Round", "Sin", "Sinh", "SquaredDifference", "Tan", "TruncateDiv", "TruncateMod",
     "Xdivy", "Xlogy", "acos", "acosh", "approximate_equal", "asin", "asinh", "atan", "atan2",
     "atanh", "bitwise_and", "bitwise_or", "bitwise_xor", "ceil", "cos", "cosh", "div_no_nan", "erf",
     "erfc", "expm1", "floor", "floordiv", "floormod", "inv", "invert", "isfinite", "isinf", "isnan",
@@ -279,13 +278,6 @@ class IsFinite(_Predicate):
 # -- binary ---------------------------------------------------------------------------------
 def _no_grad(self: Primitive, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
     return zeros_like(x), zeros_like(y)
-
-
-class TensorAdd(_Binary):
-    """The old name of ``Add``: ``TensorAdd()(x, y)``."""
-
-    def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        return sum_to(dout, x.shape), sum_to(dout, y.shape)
 
 
 class FloorDiv(_Arith):

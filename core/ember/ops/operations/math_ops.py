@@ -19,7 +19,7 @@ __all__ = [
     "Equal", "Exp", "Fill", "Greater", "GreaterEqual", "Less", "LessEqual", "Log", "LogicalAnd",
     "LogicalNot", "LogicalOr", "MatMul", "Maximum", "Minimum", "Mul", "Neg", "NotEqual",
     "OnesLike", "Pow", "RealDiv", "Reciprocal", "ReduceMax", "ReduceMean", "ReduceMin",
-    "ReduceSum", "Rsqrt", "Select", "Sign", "Sqrt", "Square", "Sub", "ZerosLike",
+    "ReduceSum", "Rsqrt", "Select", "Sign", "Sqrt", "Square", "Sub", "TensorAdd", "ZerosLike",
     "abs", "absolute", "add", "addn", "argmax", "argmax_with_value", "batch_matmul", "cast",
     "div", "equal", "exp", "fill", "greater", "greater_equal", "less", "less_equal",
     "log", "logical_and", "logical_not", "logical_or", "matmul", "maximum", "minimum", "mul",
@@ -649,6 +649,7 @@ class BatchMatMul(_MatMul):
 
 
 add = tensor_add = Add()
+TensorAdd = Add  # MindSpore 1.x's older name of Add
 sub = tensor_sub = Sub()
 mul = tensor_mul = Mul()
 div = Div()

@@ -26,7 +26,7 @@ from ember.ops.operations.math_ops import (
 from ember.ops.primitive import Primitive, Spec, describe
 
 __all__ = [
-    "ArgMinWithValue", "Argmin", "CumProd", "CumSum", "EqualCount", "HistogramFixedWidth",
+    "ArgMin", "ArgMinWithValue", "Argmin", "CumProd", "CumSum", "EqualCount", "HistogramFixedWidth",
     "ReduceAll", "ReduceAny", "ReduceProd", "SquareSumAll", "argmin", "argmin_with_value",
     "cumprod", "cumsum", "equal_count", "reduce_all", "reduce_any", "reduce_prod",
     "square_sum_all",
@@ -177,13 +177,13 @@ class HistogramFixedWidth(Primitive):
         self.nbins = nbins
         self.dtype = dtype
 
-    def infer(self, x: Any, range: Any) -> Spec:  # noqa: A002 (MindSpore's input name)
+    def infer(self, x: Any, value_range: Any) -> Spec:
         accepts = frozenset((mstype.float16, mstype.float32, mstype.float64, mstype.int32))
         _check(self.name, "x", x, accepts)
-        _check(self.name, "range", range, frozenset((x.dtype,)))
-        if range.shape != (2,):
+        _check(self.name, "range", value_range, frozenset((x.dtype,)))
+        if value_range.shape != (2,):
             raise ValueError(f"HistogramFixedWidth: input 'range' must have shape (2,), but "
-                             f"got {describe((range,))}")
+                             f"got {describe((value_range,))}")
         return (self.nbins,), mstype.int32
 
 
@@ -193,6 +193,7 @@ reduce_any = ReduceAny()
 cumsum = CumSum()
 cumprod = CumProd()
 argmin = Argmin()
+ArgMin = Argmin  # the spelling of later MindSpore versions
 argmin_with_value = ArgMinWithValue()
 equal_count = EqualCount()
 square_sum_all = SquareSumAll()

@@ -153,7 +153,6 @@ BINARY_CASES = [
              values([1, 2, 3, -1, 0], [1.05, 2.3, 3, 1, 0.4]),
              in_f64(lambda x, y, tol=tol: np.abs(x - y) < tol, np.bool_), FLOATS + INTS)
       for label, attrs, tol in (("default", (), 1e-5), ("tolerance", (0.5,), 0.5))),
-    *binary_cases("TensorAdd", in_f64(np.add), NUMBERS, [ANY] * 2, None),
 ]
 
 CASES: list[OpCase] = [*UNARY_CASES, *BINARY_CASES]

@@ -102,7 +102,6 @@ KERNELS = {
     "IsNan": lambda p: np.isnan,
     "IsInf": lambda p: np.isinf,
     "IsFinite": lambda p: np.isfinite,
-    "TensorAdd": lambda p: np.add,
     "FloorDiv": _quiet_unary(_floor_div),
     "FloorMod": _quiet_unary(np.mod),
     "Mod": _quiet_unary(np.fmod),

@@ -8,7 +8,6 @@ from typing import Any
 import numpy as np
 
 from ember_gpu.kernels.conv import _compiled
-from ember_gpu.kernels.math import KERNELS as MATH_KERNELS
 from ember_gpu.kernels.math import (
     Factory,
     Kernel,
@@ -141,7 +140,6 @@ KERNELS: dict[str, Factory] = {
     "IsNan": _unary(raw.IsNan),
     "IsInf": _unary(raw.IsInf),
     "IsFinite": lambda p: _is_finite,
-    "TensorAdd": MATH_KERNELS["Add"],
     "FloorDiv": _binary(raw.FloorDiv),
     "FloorMod": _binary(raw.FloorMod),
     "Mod": lambda p: _fmod,
