@@ -321,6 +321,8 @@ ADDN_CASES = [
     *(OpCase(f"AddN/{label}", "AddN", P.AddN, tuple_of(n, shape), _addn_reference, NUMBERS,
              (0,)) for label, n, shape in [("three", 3, (2, 3)), ("one", 1, (4,)),
                                            ("scalars", 2, ()), ("empty", 2, (0, 2))]),
+    OpCase("AccumulateNV2/three", "AccumulateNV2", P.AccumulateNV2, tuple_of(3, (2, 3)),
+           _addn_reference, NUMBERS, (0,)),
     OpCase("AddN/nan-inf", "AddN", P.AddN,
            lambda rng, dtype: (values([INF, 1, NAN], [-INF, INF, 1])(rng, dtype),),
            _addn_reference, FLOATS),

@@ -216,6 +216,10 @@ def _matmul(product: Callable[[Any, Any, bool, bool], Any]) -> Factory:
     return factory
 
 
+def _add_n(*xs: Any) -> Any:
+    return raw.AddN(inputs=xs)
+
+
 def _cast_kernel(x: Any, dtype: Any) -> Any:
     return _cast(x, tf.as_dtype(dtype.np_dtype))
 
@@ -257,7 +261,8 @@ KERNELS: dict[str, Factory] = {
     "OnesLike": _unary(raw.OnesLike),
     "Cast": lambda p: _cast_kernel,
     "Fill": lambda p: _fill,
-    "AddN": lambda p: lambda *xs: raw.AddN(inputs=xs),
+    "AddN": lambda p: _add_n,
+    "AccumulateNV2": lambda p: _add_n,
     "ReduceSum": _reduce(_sum),
     "ReduceMean": _reduce(_mean),
     "ReduceMax": _reduce(_max),
