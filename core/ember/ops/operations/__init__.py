@@ -3,6 +3,7 @@
 from ember.ops.operations.array_ops import *  # noqa: F403
 from ember.ops.operations.dynamic_ops import *  # noqa: F403
 from ember.ops.operations.index_ops import *  # noqa: F403
+from ember.ops.operations.layout_ops import *  # noqa: F403
 from ember.ops.operations.math_ops import *  # noqa: F403
 from ember.ops.operations.nn_ops import *  # noqa: F403
 from ember.ops.operations.optim_ops import *  # noqa: F403

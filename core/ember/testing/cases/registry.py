@@ -16,7 +16,7 @@ import numpy as np
 
 from ember.testing.cases import OpCase
 
-FAMILIES = ("math", "array", "nn", "scatter", "index", "dynamic")
+FAMILIES = ("math", "array", "nn", "scatter", "index", "dynamic", "layout")
 
 
 class CaseTableError(ValueError):
