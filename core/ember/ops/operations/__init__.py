@@ -2,6 +2,7 @@
 
 from ember.ops.operations.array_ops import *  # noqa: F403
 from ember.ops.operations.dynamic_ops import *  # noqa: F403
+from ember.ops.operations.image_ops import *  # noqa: F403
 from ember.ops.operations.index_ops import *  # noqa: F403
 from ember.ops.operations.layout_ops import *  # noqa: F403
 from ember.ops.operations.math_ops import *  # noqa: F403

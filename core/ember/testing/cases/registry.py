@@ -16,7 +16,7 @@ import numpy as np
 
 from ember.testing.cases import OpCase
 
-FAMILIES = ("math", "array", "nn", "scatter", "index", "dynamic", "layout")
+FAMILIES = ("math", "array", "nn", "scatter", "index", "dynamic", "layout", "image")
 
 
 class CaseTableError(ValueError):

@@ -2,6 +2,7 @@
 
 from ember_cpu.kernels.array import KERNELS as ARRAY_KERNELS
 from ember_cpu.kernels.dynamic import KERNELS as DYNAMIC_KERNELS
+from ember_cpu.kernels.image import KERNELS as IMAGE_KERNELS
 from ember_cpu.kernels.index import KERNELS as INDEX_KERNELS
 from ember_cpu.kernels.layout import KERNELS as LAYOUT_KERNELS
 from ember_cpu.kernels.math import KERNELS as MATH_KERNELS
@@ -12,5 +13,6 @@ from ember_cpu.kernels.scatter import KERNELS as SCATTER_KERNELS
 KERNELS = {
     **MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS,
     **SCATTER_KERNELS, **INDEX_KERNELS, **DYNAMIC_KERNELS, **LAYOUT_KERNELS,
+    **IMAGE_KERNELS,
     "PyFunc": lambda prim: prim.call,  # the user's Python, on host arrays: ours already are
 }

@@ -7,6 +7,7 @@ mode and traces into the XLA graphs of Graph mode alike.
 
 from ember_gpu.kernels.array import KERNELS as ARRAY_KERNELS
 from ember_gpu.kernels.dynamic import KERNELS as DYNAMIC_KERNELS
+from ember_gpu.kernels.image import KERNELS as IMAGE_KERNELS
 from ember_gpu.kernels.index import KERNELS as INDEX_KERNELS
 from ember_gpu.kernels.layout import KERNELS as LAYOUT_KERNELS
 from ember_gpu.kernels.math import KERNELS as MATH_KERNELS
@@ -16,4 +17,5 @@ from ember_gpu.kernels.python import KERNELS as PYTHON_KERNELS
 from ember_gpu.kernels.scatter import KERNELS as SCATTER_KERNELS
 
 KERNELS = {**MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS, **PYTHON_KERNELS,
-           **SCATTER_KERNELS, **INDEX_KERNELS, **DYNAMIC_KERNELS, **LAYOUT_KERNELS}
+           **SCATTER_KERNELS, **INDEX_KERNELS, **DYNAMIC_KERNELS, **LAYOUT_KERNELS,
+           **IMAGE_KERNELS}
