@@ -20,12 +20,13 @@ def test_documented_examples():
     np.testing.assert_allclose(out.asnumpy(), [[[[-0.1, 0.3], [0.4, 0.5]]]])
     anchors = _t([[2, 2, 2, 3], [2, 2, 2, 3]])
     out = P.BoundingBoxEncode((0.0,) * 4, (1.0,) * 4)(anchors, _t([[1, 2, 1, 4], [1, 2, 1, 4]]))
-    # The documentation prints log(1.5) = 0.405465 rounded through float16.
+    # The documentation prints its examples computed in float16 (log(1.5) = 0.405465 there
+    # reads 0.40551758): they agree within float16's precision.
     np.testing.assert_allclose(out.asnumpy(), [[-1.0, 0.25, 0.0, 0.40551758]] * 2, rtol=2e-4)
     decode = P.BoundingBoxDecode((768, 1280), (0.0,) * 4, (1.0,) * 4, 0.016)
     out = decode(_t([[4, 1, 2, 1], [2, 2, 2, 3]]), _t([[3, 1, 2, 2], [1, 2, 1, 4]]))
     np.testing.assert_allclose(out.asnumpy(), [[4.1953125, 0.0, 0.0, 5.1953125],
-                                               [2.140625, 0.0, 3.859375, 60.59375]], rtol=1e-6)
+                                               [2.140625, 0.0, 3.859375, 60.59375]], rtol=2e-4)
     bboxes = _t([[100.0, 100.0, 50.0, 68.0, 0.63], [150.0, 75.0, 165.0, 115.0, 0.55],
                  [12.0, 190.0, 288.0, 200.0, 0.9], [28.0, 130.0, 106.0, 172.0, 0.3]])
     _, indices, mask = P.NMSWithMask(0.1)(bboxes)
