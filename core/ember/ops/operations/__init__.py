@@ -8,4 +8,5 @@ from ember.ops.operations.layout_ops import *  # noqa: F403
 from ember.ops.operations.math_ops import *  # noqa: F403
 from ember.ops.operations.nn_ops import *  # noqa: F403
 from ember.ops.operations.optim_ops import *  # noqa: F403
+from ember.ops.operations.random_ops import *  # noqa: F403
 from ember.ops.operations.scatter_ops import *  # noqa: F403

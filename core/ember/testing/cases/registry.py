@@ -16,7 +16,8 @@ import numpy as np
 
 from ember.testing.cases import OpCase
 
-FAMILIES = ("math", "array", "nn", "scatter", "index", "dynamic", "layout", "image")
+FAMILIES = ("math", "array", "nn", "scatter", "index", "dynamic", "layout", "image",
+            "random")
 
 
 class CaseTableError(ValueError):

@@ -8,11 +8,12 @@ from ember_cpu.kernels.layout import KERNELS as LAYOUT_KERNELS
 from ember_cpu.kernels.math import KERNELS as MATH_KERNELS
 from ember_cpu.kernels.nn import KERNELS as NN_KERNELS
 from ember_cpu.kernels.optim import KERNELS as OPTIM_KERNELS
+from ember_cpu.kernels.random import KERNELS as RANDOM_KERNELS
 from ember_cpu.kernels.scatter import KERNELS as SCATTER_KERNELS
 
 KERNELS = {
     **MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS,
     **SCATTER_KERNELS, **INDEX_KERNELS, **DYNAMIC_KERNELS, **LAYOUT_KERNELS,
-    **IMAGE_KERNELS,
+    **IMAGE_KERNELS, **RANDOM_KERNELS,
     "PyFunc": lambda prim: prim.call,  # the user's Python, on host arrays: ours already are
 }

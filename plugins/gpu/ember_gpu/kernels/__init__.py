@@ -14,8 +14,9 @@ from ember_gpu.kernels.math import KERNELS as MATH_KERNELS
 from ember_gpu.kernels.nn import KERNELS as NN_KERNELS
 from ember_gpu.kernels.optim import KERNELS as OPTIM_KERNELS
 from ember_gpu.kernels.python import KERNELS as PYTHON_KERNELS
+from ember_gpu.kernels.random import KERNELS as RANDOM_KERNELS
 from ember_gpu.kernels.scatter import KERNELS as SCATTER_KERNELS
 
 KERNELS = {**MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS, **PYTHON_KERNELS,
            **SCATTER_KERNELS, **INDEX_KERNELS, **DYNAMIC_KERNELS, **LAYOUT_KERNELS,
-           **IMAGE_KERNELS}
+           **IMAGE_KERNELS, **RANDOM_KERNELS}
