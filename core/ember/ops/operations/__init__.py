@@ -10,3 +10,4 @@ from ember.ops.operations.nn_ops import *  # noqa: F403
 from ember.ops.operations.optim_ops import *  # noqa: F403
 from ember.ops.operations.random_ops import *  # noqa: F403
 from ember.ops.operations.scatter_ops import *  # noqa: F403
+from ember.ops.operations.sparse_ops import *  # noqa: F403

@@ -17,7 +17,7 @@ import numpy as np
 from ember.testing.cases import OpCase
 
 FAMILIES = ("math", "array", "nn", "scatter", "index", "dynamic", "layout", "image",
-            "random")
+            "random", "sparse")
 
 
 class CaseTableError(ValueError):

@@ -10,10 +10,11 @@ from ember_cpu.kernels.nn import KERNELS as NN_KERNELS
 from ember_cpu.kernels.optim import KERNELS as OPTIM_KERNELS
 from ember_cpu.kernels.random import KERNELS as RANDOM_KERNELS
 from ember_cpu.kernels.scatter import KERNELS as SCATTER_KERNELS
+from ember_cpu.kernels.sparse import KERNELS as SPARSE_KERNELS
 
 KERNELS = {
     **MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS,
     **SCATTER_KERNELS, **INDEX_KERNELS, **DYNAMIC_KERNELS, **LAYOUT_KERNELS,
-    **IMAGE_KERNELS, **RANDOM_KERNELS,
+    **IMAGE_KERNELS, **RANDOM_KERNELS, **SPARSE_KERNELS,
     "PyFunc": lambda prim: prim.call,  # the user's Python, on host arrays: ours already are
 }

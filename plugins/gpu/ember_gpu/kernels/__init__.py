@@ -16,7 +16,8 @@ from ember_gpu.kernels.optim import KERNELS as OPTIM_KERNELS
 from ember_gpu.kernels.python import KERNELS as PYTHON_KERNELS
 from ember_gpu.kernels.random import KERNELS as RANDOM_KERNELS
 from ember_gpu.kernels.scatter import KERNELS as SCATTER_KERNELS
+from ember_gpu.kernels.sparse import KERNELS as SPARSE_KERNELS
 
 KERNELS = {**MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS, **PYTHON_KERNELS,
            **SCATTER_KERNELS, **INDEX_KERNELS, **DYNAMIC_KERNELS, **LAYOUT_KERNELS,
-           **IMAGE_KERNELS, **RANDOM_KERNELS}
+           **IMAGE_KERNELS, **RANDOM_KERNELS, **SPARSE_KERNELS}
