@@ -210,10 +210,12 @@ class BoundingBoxDecode(_BoxCodec):
 
 class CheckValid(Primitive):
     """Whether each box lies inside the image ``img_metas = (height, width, ratio)``:
-    ``CheckValid()(bboxes, img_metas)`` -> bool (N,)."""
+    ``CheckValid()(bboxes, img_metas)`` -> bool (N,). The bounds ``width * ratio - 1`` and
+    ``height * ratio - 1`` are computed in the inputs' dtype."""
 
     def infer(self, bboxes: Any, img_metas: Any) -> Spec:
-        _check_boxes(self.name, "bboxes", bboxes)
+        _check_boxes(self.name, "bboxes", bboxes, dtypes=(*_BOX_FLOATS, mstype.int16,
+                                                          mstype.uint8))
         check_tensor(self.name, "img_metas", img_metas, (bboxes.dtype,))
         if img_metas.shape != (3,):
             raise ValueError(f"CheckValid: img_metas must have shape [3] (height, width, "

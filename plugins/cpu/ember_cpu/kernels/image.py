@@ -134,8 +134,9 @@ def _decode(prim):
 
 def _check_valid(boxes, metas):
     height, width, ratio = metas
-    return ((boxes[:, 0] >= 0) & (boxes[:, 1] >= 0) & (boxes[:, 2] <= width * ratio - 1)
-            & (boxes[:, 3] <= height * ratio - 1))
+    one = np.ones((), boxes.dtype)
+    return ((boxes[:, 0] >= 0) & (boxes[:, 1] >= 0) & (boxes[:, 2] <= width * ratio - one)
+            & (boxes[:, 3] <= height * ratio - one))
 
 
 def _nms(prim):

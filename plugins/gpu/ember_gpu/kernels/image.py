@@ -143,9 +143,9 @@ def _decode(prim):
 
 def _check_valid(boxes, metas):
     height, width, ratio = metas[0], metas[1], metas[2]
-    zero = tf.zeros((), boxes.dtype)
-    return ((boxes[:, 0] >= zero) & (boxes[:, 1] >= zero) & (boxes[:, 2] <= width * ratio - 1)
-            & (boxes[:, 3] <= height * ratio - 1))
+    zero, one = tf.zeros((), boxes.dtype), tf.ones((), boxes.dtype)
+    return ((boxes[:, 0] >= zero) & (boxes[:, 1] >= zero)
+            & (boxes[:, 2] <= width * ratio - one) & (boxes[:, 3] <= height * ratio - one))
 
 
 def _nms(prim):
