@@ -87,6 +87,8 @@ ERRORS = [
     ("tensor-scatter-updates", lambda: P.TensorScatterMax()(
         Tensor(np.ones((2, 2), np.float32)), Tensor(np.zeros((1, 1), np.int32)), F32),
      ValueError, r"TensorScatterMax: updates must have shape .* = \[1, 2\], but got \[1\]"),
+    ("cache-max-num", lambda: P.UpdateCache()(_param([1.0]), I32, F32, 1.0), TypeError,
+     "UpdateCache: max_num must be an int, but got 1.0"),
 ]
 
 

@@ -91,9 +91,16 @@ def _scatter_nd(prim):
     return kernel
 
 
+def _update_cache(variable, indices, updates, max_num):
+    keep = (indices >= 0) & (indices < min(max_num, len(variable)))
+    variable[indices[keep]] = updates[keep]
+    return np.zeros(1, variable.dtype)
+
+
 KERNELS = {
     **{f"Scatter{kind}": _scatter(kind) for kind in _UFUNCS},
     **{f"ScatterNd{kind}": _scatter_nd_in_place(kind) for kind in ("Add", "Sub", "Update")},
     **{f"TensorScatter{kind}": _tensor_scatter(kind) for kind in ("Update", "Sub", "Max", "Min")},
     "ScatterNd": _scatter_nd,
+    "UpdateCache": lambda p: _update_cache,
 }

@@ -56,6 +56,19 @@ def _scatter_nd(indices, updates, shape):
                          shape=tf.cast(_ints(shape), indices.dtype))
 
 
+def _update_cache(variable, indices, updates, max_num):
+    # Each row takes the last update addressed to it (as the CPU kernel's sequential writes),
+    # found with a segment max over update positions: static shapes, which XLA compiles.
+    rows = variable.shape[0]
+    flat = tf.reshape(indices, [-1])
+    keep = (flat >= 0) & (flat < min(max_num, rows))
+    last = tf.math.unsorted_segment_max(tf.range(tf.size(flat)), tf.where(keep, flat, -1), rows)
+    picked = tf.gather(tf.reshape(updates, [-1, *variable.shape[1:]]), tf.maximum(last, 0))
+    written = tf.reshape(last >= 0, [rows] + [1] * (variable.shape.rank - 1))
+    variable.assign(tf.where(written, picked, variable), read_value=False)
+    return tf.zeros([1], variable.dtype)
+
+
 KERNELS = {
     "ScatterAdd": _scatter(raw.ResourceScatterAdd),
     "ScatterSub": _scatter(raw.ResourceScatterSub),
@@ -72,4 +85,5 @@ KERNELS = {
     "TensorScatterSub": lambda p: tensor_scatter(raw.TensorScatterSub),
     "TensorScatterMax": lambda p: tensor_scatter(raw.TensorScatterMax),
     "TensorScatterMin": lambda p: tensor_scatter(raw.TensorScatterMin),
+    "UpdateCache": lambda p: _update_cache,
 }
