@@ -7,6 +7,7 @@ mode and traces into the XLA graphs of Graph mode alike.
 
 from ember_gpu.kernels.activation import KERNELS as ACTIVATION_KERNELS
 from ember_gpu.kernels.array import KERNELS as ARRAY_KERNELS
+from ember_gpu.kernels.loss import KERNELS as LOSS_KERNELS
 from ember_gpu.kernels.math import KERNELS as MATH_KERNELS
 from ember_gpu.kernels.nn import KERNELS as NN_KERNELS
 from ember_gpu.kernels.norm import KERNELS as NORM_KERNELS
@@ -15,4 +16,5 @@ from ember_gpu.kernels.python import KERNELS as PYTHON_KERNELS
 from ember_gpu.kernels.spatial import KERNELS as SPATIAL_KERNELS
 
 KERNELS = {**MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS, **PYTHON_KERNELS,
-           **ACTIVATION_KERNELS, **NORM_KERNELS, **SPATIAL_KERNELS}
+           **ACTIVATION_KERNELS, **NORM_KERNELS, **SPATIAL_KERNELS,
+           **LOSS_KERNELS}
