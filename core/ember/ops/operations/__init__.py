@@ -1,6 +1,7 @@
 """Primitive classes, as ``mindspore.ops.operations`` (imported as ``P``)."""
 
 from ember.ops.operations.activation_ops import *  # noqa: F403
+from ember.ops.operations.apply_ops import *  # noqa: F403
 from ember.ops.operations.array_ops import *  # noqa: F403
 from ember.ops.operations.loss_ops import *  # noqa: F403
 from ember.ops.operations.math_ops import *  # noqa: F403

@@ -16,7 +16,7 @@ import numpy as np
 
 from ember.testing.cases import OpCase
 
-FAMILIES = ("math", "array", "nn", "activation", "norm", "spatial", "loss")
+FAMILIES = ("math", "array", "nn", "activation", "norm", "spatial", "loss", "optim")
 
 
 class CaseTableError(ValueError):
