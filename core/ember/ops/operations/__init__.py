@@ -9,3 +9,4 @@ from ember.ops.operations.nn_ops import *  # noqa: F403
 from ember.ops.operations.norm_ops import *  # noqa: F403
 from ember.ops.operations.optim_ops import *  # noqa: F403
 from ember.ops.operations.spatial_ops import *  # noqa: F403
+from ember.ops.operations.topk_ops import *  # noqa: F403

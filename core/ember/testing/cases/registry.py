@@ -16,7 +16,7 @@ import numpy as np
 
 from ember.testing.cases import OpCase
 
-FAMILIES = ("math", "array", "nn", "activation", "norm", "spatial", "loss", "optim")
+FAMILIES = ("math", "array", "nn", "activation", "norm", "spatial", "loss", "optim", "topk")
 
 
 class CaseTableError(ValueError):

@@ -2,6 +2,7 @@
 
 from ember_cpu.kernels.activation import KERNELS as ACTIVATION_KERNELS
 from ember_cpu.kernels.array import KERNELS as ARRAY_KERNELS
+from ember_cpu.kernels.conv import KERNELS as CONV_KERNELS
 from ember_cpu.kernels.loss import KERNELS as LOSS_KERNELS
 from ember_cpu.kernels.math import KERNELS as MATH_KERNELS
 from ember_cpu.kernels.nn import KERNELS as NN_KERNELS
@@ -10,7 +11,7 @@ from ember_cpu.kernels.optim import KERNELS as OPTIM_KERNELS
 from ember_cpu.kernels.spatial import KERNELS as SPATIAL_KERNELS
 
 KERNELS = {
-    **MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS,
+    **MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **CONV_KERNELS, **OPTIM_KERNELS,
     **ACTIVATION_KERNELS, **NORM_KERNELS, **SPATIAL_KERNELS,
     **LOSS_KERNELS,
     "PyFunc": lambda prim: prim.call,  # the user's Python, on host arrays: ours already are
