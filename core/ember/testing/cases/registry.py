@@ -16,7 +16,10 @@ import numpy as np
 
 from ember.testing.cases import OpCase
 
-FAMILIES = ("math", "array", "nn", "activation", "norm", "spatial", "loss", "optim", "topk")
+FAMILIES = (
+    "math", "array", "nn",
+    "activation", "norm", "spatial", "loss", "optim", "topk", "conv3d",
+)
 
 
 class CaseTableError(ValueError):

@@ -234,6 +234,17 @@ def _avg_pool_grad(prim):
     return kernel
 
 
+def _swapped(factory):
+    """A kernel factory taking its first two inputs the other way round (the 3-D backprop
+    primitives take (weight, dout, size) and (x, dout, size))."""
+
+    def make(prim):
+        kernel = factory(prim)
+        return lambda a, b, size: kernel(b, a, size)
+
+    return make
+
+
 KERNELS = {
     "Conv2D": _conv,
     "Conv2DBackpropInput": _conv_backprop_input,
@@ -243,4 +254,12 @@ KERNELS = {
     "MaxPoolGrad": _max_pool_grad,
     "AvgPool": _avg_pool,
     "AvgPoolGrad": _avg_pool_grad,
+    "Conv3D": _conv,
+    "Conv3DBackpropInput": _swapped(_conv_backprop_input),
+    "Conv3DTranspose": lambda p: _swapped(_conv_backprop_input)(p.as_backprop_input()),
+    "Conv3DBackpropFilter": _swapped(_conv_backprop_filter),
+    "MaxPool3D": _max_pool,
+    "MaxPool3DGrad": _max_pool_grad,
+    "AvgPool3D": _avg_pool,
+    "AvgPool3DGrad": _avg_pool_grad,
 }
