@@ -18,7 +18,8 @@ _REAL = (*mstype.float_type, mstype.int32)
 
 class TopK(Primitive):
     """The ``k`` largest elements along the last axis and their indices (int32), largest
-    first, the lower index first among equal values: ``TopK(sorted=True)(input_x, k)`` ->
+    first, the lower index first among equal values (with ``sorted=False``, in the order of
+    their indices, as MindSpore's CPU kernel): ``TopK(sorted=True)(input_x, k)`` ->
     (values, indices)."""
 
     def __init__(self, sorted: bool = True) -> None:  # noqa: A002 (MindSpore's name)

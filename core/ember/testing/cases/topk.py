@@ -12,9 +12,10 @@ from ember.testing.cases import FLOATS, OpCase
 from ember.testing.cases.array import sample
 
 
-def _top_k(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+def _top_k(x: np.ndarray, k: int, by_index: bool = False) -> tuple[np.ndarray, np.ndarray]:
     rows = x.reshape(-1, x.shape[-1]) if x.ndim else x.reshape(1, 1)
-    order = np.array([sorted(range(len(r)), key=lambda i, r=r: (-r[i], i))[:k] for r in rows],
+    chosen = [sorted(range(len(r)), key=lambda i, r=r: (-r[i], i))[:k] for r in rows]
+    order = np.array([sorted(c) if by_index else c for c in chosen],
                      np.int64).reshape(*x.shape[:-1], k)
     return np.take_along_axis(x, order, axis=-1), order.astype(np.int32)
 
@@ -45,6 +46,9 @@ CASES: list[OpCase] = [
     OpCase("TopK/1d-k0", "TopK", P.TopK, lambda rng, dt: (sample(rng, dt, 4), 0), _top_k,
            FLOATS),
     OpCase("TopK/ties-lower-index-first", "TopK", P.TopK, _ties, _top_k, FLOATS),
+    OpCase("TopK/unsorted-in-index-order", "TopK", lambda: P.TopK(False),
+           lambda rng, dt: (_distinct(rng, dt, 3, 5), 3),
+           lambda x, k: _top_k(x, k, by_index=True), FLOATS, grad=(0,)),
     *(OpCase(f"InTopK/k{k}", "InTopK", lambda k=k: P.InTopK(k),
              lambda rng, dt: (np.array([[1, 3, 2, 3], [0, -1, 5, 2], [np.inf, 1, 2, 3],
                                         [np.nan, 1, 2, 3]], dt), np.array([1, 3, 0, 0],

@@ -11,10 +11,11 @@ _BCE_EPSILON = 1e-12  # keeps log() finite at probabilities 0 and 1, as MindSpor
 
 
 def _reduce(reduction, loss):
+    """The reduction, accumulated in float64 (as exact as MindSpore's running sum)."""
     if reduction == "none":
         return loss
-    total = np.sum(loss, dtype=loss.dtype)
-    return total / np.asarray(max(loss.size, 1), loss.dtype) if reduction == "mean" else total
+    total = np.sum(loss, dtype=np.float64)
+    return np.asarray(total / max(loss.size, 1) if reduction == "mean" else total, loss.dtype)
 
 
 def _spread(reduction, dout, x):

@@ -116,9 +116,14 @@ def _bias_add(prim):
 
 
 # -- selection ------------------------------------------------------------------------------
-def _top_k(x, k):
-    order = np.argsort(-x, axis=-1, kind="stable")[..., :k]  # ties: the lower index first
-    return np.take_along_axis(x, order, axis=-1), order.astype(np.int32)
+def _top_k(prim):
+    def kernel(x, k):
+        order = np.argsort(-x, axis=-1, kind="stable")[..., :k]  # ties: the lower index first
+        if not prim.sorted:
+            order = np.sort(order, axis=-1)
+        return np.take_along_axis(x, order, axis=-1), order.astype(np.int32)
+
+    return kernel
 
 
 def _in_top_k(prim):
@@ -236,7 +241,7 @@ KERNELS = {
     "SoftmaxCrossEntropyWithLogits": _softmax_ce,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_softmax_ce,
     "BiasAdd": _bias_add,
-    "TopK": lambda p: _top_k,
+    "TopK": _top_k,
     "InTopK": _in_top_k,
     "BiasAddGrad": lambda p: lambda dout: np.sum(dout, axis=p.axes(dout.ndim), dtype=dout.dtype),
     "Flatten": lambda p: lambda x: x.reshape(x.shape[0], math.prod(x.shape[1:])),
