@@ -9,5 +9,6 @@ from ember.ops.operations.math_ops import *  # noqa: F403
 from ember.ops.operations.nn_ops import *  # noqa: F403
 from ember.ops.operations.norm_ops import *  # noqa: F403
 from ember.ops.operations.optim_ops import *  # noqa: F403
+from ember.ops.operations.roi_ops import *  # noqa: F403
 from ember.ops.operations.spatial_ops import *  # noqa: F403
 from ember.ops.operations.topk_ops import *  # noqa: F403

@@ -1,9 +1,9 @@
 """Cases for the in-place optimizer updates of ``ember.ops.operations.apply_ops``.
 
-Each case's call copies its first inputs into Parameters (with ``Assign``, so Graph mode runs
-the same steps), applies the update twice and returns what the second call returns: the
-Parameters it updates, or the variable alone, whose second step reads every state the first
-one wrote. References are the update formulas of MindSpore's documentation in float64.
+Each case's call holds its first inputs in Parameters (see ``twice``), applies the update
+twice and returns what the second call returns: the Parameters it updates, or the variable
+alone, whose second step reads every state the first one wrote. References are the update
+formulas of MindSpore's documentation in float64.
 """
 
 from __future__ import annotations
@@ -26,20 +26,22 @@ LOOSE = {np.float32: (1e-5, 1e-5)}  # the updates divide by square roots of smal
 
 def twice(prim: Any, states: int) -> Callable[..., Any]:
     """``prim`` applied twice to Parameters holding the first ``states`` inputs: one set of
-    Parameters per shape and dtype, made on the first (PyNative) call, as a Cell holds its
-    weights. Where the primitive's outputs are placeholders, the call returns the
-    Parameters."""
+    Parameters per shape and dtype, made from the inputs on the first call (which the kit
+    makes in PyNative mode), as a Cell holds its weights; later calls (Graph mode) copy the
+    inputs in with ``Assign``. Where the primitive's outputs are placeholders, the call
+    returns the Parameters."""
     held: dict[tuple, list[Parameter]] = {}
     assign = P.Assign()
 
     def call(*args: Any) -> Any:
         key = tuple((a.shape, a.dtype) for a in args[:states])
         if key not in held:
-            held[key] = [Parameter(Tensor(np.zeros(a.shape, a.dtype.np_dtype)), f"state{i}")
+            held[key] = [Parameter(Tensor(a.asnumpy()), f"state{i}")
                          for i, a in enumerate(args[:states])]
+        else:
+            for param, value in zip(held[key], args[:states]):
+                assign(param, value)
         params = held[key]
-        for param, value in zip(params, args[:states]):
-            assign(param, value)
         prim(*params, *args[states:])
         out = prim(*params, *args[states:])
         return tuple(params) if prim.placeholders else out
