@@ -19,7 +19,7 @@ from ember.ops.operations.activation_ops import Softplus
 from ember.ops.operations.nn_ops import _FLOAT, _check_choice, _check_inputs, _check_rank
 from ember.ops.primitive import Primitive, Spec
 
-__all__ = ["BCEWithLogitsLoss", "BinaryCrossEntropy", "L2Loss", "NLLLoss",
+__all__ = ["BCEWithLogitsLoss", "BinaryCrossEntropy", "KLDivLoss", "L2Loss", "NLLLoss",
            "SigmoidCrossEntropyWithLogits", "SmoothL1Loss"]
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -182,6 +182,31 @@ class L2Loss(Primitive):
 
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
         return (F.mul(x, dout),)
+
+
+# -- divergence -----------------------------------------------------------------------------
+class KLDivLoss(_Reduced):
+    """Kullback-Leibler divergence of ``labels`` from the log-probabilities ``logits``,
+    elementwise ``labels * (log(labels) - logits)`` (0 where ``labels`` is 0), reduced by
+    ``reduction``: ``KLDivLoss(reduction="mean")(logits, labels)``."""
+
+    def infer(self, logits: Any, labels: Any) -> Spec:
+        _check_inputs(self.name, ("logits", "labels"), (logits, labels))
+        return self.reduced(logits)
+
+    def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        grad = self.__dict__.setdefault("_grad", KLDivLossGrad(self.reduction))
+        return grad(x, y, dout), F.zeros_like(y)
+
+
+class KLDivLossGrad(_Reduced):
+    """The gradient of KLDivLoss with respect to ``logits``, ``-labels * dout`` (divided by
+    the number of elements for 'mean'): ``KLDivLossGrad(reduction)(logits, labels, dout)``."""
+
+    def infer(self, logits: Any, labels: Any, dout: Any) -> Spec:
+        _check_inputs(self.name, ("logits", "labels"), (logits, labels))
+        check_tensor(self.name, "dout", dout, (logits.dtype,))
+        return logits.shape, logits.dtype
 
 
 # -- negative log likelihood ----------------------------------------------------------------

@@ -143,10 +143,40 @@ def _nll_grad_inputs(reduction: str) -> Callable[..., tuple]:
     return inputs
 
 
+def _kl_div(reduction: str) -> Callable[..., np.ndarray]:
+    def reference(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        ys = y.astype(F64)
+        loss = np.array([t * (np.log(t) - v) if t > 0 else 0.0
+                         for v, t in zip(x.astype(F64).ravel(), ys.ravel())]).reshape(x.shape)
+        return _reduce(reduction, loss, x.dtype)
+
+    return reference
+
+
+def _kl_inputs(rng: np.random.Generator, dt: type) -> tuple:
+    labels = _probabilities(rng, dt, 3, 4)
+    labels[0, :2] = 0  # no contribution where a label is 0
+    return sample(rng, dt, 3, 4), labels
+
+
+def _kl_grad(reduction: str) -> Callable[..., np.ndarray]:
+    def reference(x: np.ndarray, y: np.ndarray, dout: np.ndarray) -> np.ndarray:
+        dx = -y.astype(F64) * dout
+        return (dx / x.size if reduction == "mean" else dx).astype(x.dtype)
+
+    return reference
+
+
 def _cases() -> list[OpCase]:
     cases = []
     for r in ("none", "mean", "sum"):
         cases += [
+            OpCase(f"KLDivLoss/{r}", "KLDivLoss", lambda r=r: P.KLDivLoss(r), _kl_inputs,
+                   _kl_div(r), FLOATS, (0,), HALF_LOOSE),
+            OpCase(f"KLDivLossGrad/{r}", "KLDivLossGrad", lambda r=r: loss_ops.KLDivLossGrad(r),
+                   lambda rng, dt, r=r: (*_kl_inputs(rng, dt),
+                                         sample(rng, dt, *((3, 4) if r == "none" else ()))),
+                   _kl_grad(r), FLOATS, tolerance=HALF_LOOSE),
             OpCase(f"BinaryCrossEntropy/{r}", "BinaryCrossEntropy",
                    lambda r=r: P.BinaryCrossEntropy(r), _bce_inputs(True), _bce(r), F32_64,
                    grad=(0,)),

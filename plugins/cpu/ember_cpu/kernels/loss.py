@@ -68,6 +68,14 @@ def _smooth_l1_grad(prim):
     return lambda x, y, dout: (np.clip((x - y) / beta, -1, 1) * dout).astype(x.dtype, copy=False)
 
 
+def _kl_div(prim):
+    def kernel(x, y):
+        safe = np.where(y > 0, y, 1)
+        return _reduce(prim.reduction, np.where(y > 0, y * (np.log(safe) - x), 0).astype(x.dtype))
+
+    return kernel
+
+
 def _nll_loss(prim):
     def kernel(x, labels, weight):
         n, classes = x.shape
@@ -105,6 +113,8 @@ KERNELS = {
     "SmoothL1Loss": _smooth_l1,
     "SmoothL1LossGrad": _smooth_l1_grad,
     "L2Loss": lambda p: lambda x: np.asarray(np.sum(x * x, dtype=x.dtype) / 2, x.dtype),
+    "KLDivLoss": _kl_div,
+    "KLDivLossGrad": lambda p: lambda x, y, dout: -y * _spread(p.reduction, dout, x),
     "NLLLoss": _nll_loss,
     "NLLLossGrad": _nll_loss_grad,
 }

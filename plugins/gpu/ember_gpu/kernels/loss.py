@@ -54,6 +54,16 @@ def _smooth_l1(prim):
     return kernel
 
 
+def _kl_div(prim):
+    def kernel(x, y):
+        positive = y > 0
+        safe = tf.where(positive, y, tf.ones_like(y))
+        return _reduce(prim.reduction,
+                       tf.where(positive, y * (tf.math.log(safe) - x), tf.zeros_like(y)))
+
+    return kernel
+
+
 def _nll_loss(prim):
     def kernel(x, labels, weight):
         w = tf.gather(weight, labels)
@@ -86,6 +96,8 @@ KERNELS = {
     "SmoothL1Loss": _smooth_l1,
     "SmoothL1LossGrad": lambda p: lambda x, y, d: tf.clip_by_value((x - y) / p.beta, -1, 1) * d,
     "L2Loss": lambda p: lambda x: tf.reduce_sum(x * x) / 2,
+    "KLDivLoss": _kl_div,
+    "KLDivLossGrad": lambda p: lambda x, y, dout: -y * _spread(p.reduction, dout, x),
     "NLLLoss": _nll_loss,
     "NLLLossGrad": _nll_loss_grad,
 }
