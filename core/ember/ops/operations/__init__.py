@@ -4,6 +4,7 @@ from ember.ops.operations.activation_ops import *  # noqa: F403
 from ember.ops.operations.apply_ops import *  # noqa: F403
 from ember.ops.operations.array_ops import *  # noqa: F403
 from ember.ops.operations.conv_ops import *  # noqa: F403
+from ember.ops.operations.ctc_ops import *  # noqa: F403
 from ember.ops.operations.loss_ops import *  # noqa: F403
 from ember.ops.operations.math_ops import *  # noqa: F403
 from ember.ops.operations.nn_ops import *  # noqa: F403

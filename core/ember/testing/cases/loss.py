@@ -7,6 +7,7 @@ the SmoothL1 kink, so finite differences are smooth there.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 import numpy as np
@@ -196,8 +197,74 @@ def _cases() -> list[OpCase]:
     return cases
 
 
+# -- CTC: every path of frames enumerated, collapsed and compared with the labels ---------------
+def _collapse(path: tuple[int, ...], blank: int, merge: bool) -> tuple[int, ...]:
+    out: list[int] = []
+    for i, k in enumerate(path):
+        if k != blank and not (merge and i and path[i - 1] == k):
+            out.append(k)
+    return tuple(out)
+
+
+def _ctc(merge: bool, ignore_longer: bool) -> Callable[..., tuple]:
+    def reference(x: np.ndarray, indices: np.ndarray, values: np.ndarray,
+                  lengths: np.ndarray) -> tuple:
+        steps, batch, classes = x.shape
+        xs = x.astype(F64)
+        probs = np.exp(xs - xs.max(axis=2, keepdims=True))
+        probs /= probs.sum(axis=2, keepdims=True)
+        loss, grad = np.zeros(batch), np.zeros(x.shape)
+        for b in range(batch):
+            labels = tuple(int(v) for (bb, _), v in sorted(zip(indices.tolist(), values))
+                           if bb == b)
+            frames = int(lengths[b])
+            occupancy, total = np.zeros((frames, classes)), 0.0
+            for path in itertools.product(range(classes), repeat=frames):
+                if _collapse(path, classes - 1, merge) == labels:
+                    weight = np.prod([probs[t, b, k] for t, k in enumerate(path)])
+                    total += weight
+                    occupancy[np.arange(frames), list(path)] += weight
+            if total == 0:
+                loss[b] = 0.0 if ignore_longer else np.inf
+                continue
+            loss[b] = -np.log(total)
+            grad[:frames, b] = probs[:frames, b] - occupancy / total
+        return loss.astype(x.dtype), grad.astype(x.dtype)
+
+    return reference
+
+
+def _ctc_inputs(rng: np.random.Generator, dt: type) -> tuple:
+    """Three sequences over 3 classes (2 the blank): a repeated label, a short sequence, and
+    a label sequence too long for its 2 frames."""
+    indices = np.array([[0, 0], [0, 1], [1, 0], [2, 0], [2, 1], [2, 2]], np.int64)
+    values = np.array([1, 1, 0, 0, 1, 0], np.int32)
+    return sample(rng, dt, 4, 3, 3), indices, values, np.array([4, 3, 2], np.int32)
+
+
+def _ctc_cases() -> list[OpCase]:
+    cases = []
+    for merge, ignore in ((True, False), (False, True)):
+        name = f"merge{merge}-ignore{ignore}"
+        reference = _ctc(merge, ignore)
+
+        def make(m: bool = merge, i: bool = ignore) -> object:
+            return P.CTCLoss(False, m, i)
+
+        cases.append(OpCase(f"CTCLoss/{name}", "CTCLoss", make, _ctc_inputs, reference, FLOATS,
+                            tolerance=HALF_LOOSE))
+    indices = np.array([[0, 0], [1, 0], [1, 1]], np.int64)  # small: finite differences
+    cases.append(OpCase("CTCLoss/loss-gradient", "CTCLoss", lambda: output_of(P.CTCLoss(), 0),
+                        lambda rng, dt: (sample(rng, dt, 3, 2, 3), indices,
+                                         np.array([1, 0, 1], np.int32),
+                                         np.array([3, 3], np.int32)),
+                        lambda *a: _ctc(True, False)(*a)[0], FLOATS, (0,), HALF_LOOSE))
+    return cases
+
+
 CASES: list[OpCase] = [
     *_cases(),
+    *_ctc_cases(),
     OpCase("BinaryCrossEntropy/no-weight", "BinaryCrossEntropy", P.BinaryCrossEntropy,
            _bce_inputs(False), _bce("mean"), F32_64, grad=(0,)),
     OpCase("BCEWithLogitsLoss/broadcast-weights", "BCEWithLogitsLoss", P.BCEWithLogitsLoss,

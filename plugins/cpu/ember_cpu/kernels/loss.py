@@ -104,6 +104,18 @@ def _nll_loss_grad(prim):
     return kernel
 
 
+def _ctc_loss(prim):
+    def kernel(x, indices, values, lengths):
+        if lengths.size and (lengths.min() < 0 or lengths.max() > x.shape[0]):
+            raise ValueError(f"sequence_length must be in [0, {x.shape[0]}] (max_time), but it "
+                             f"ranges over [{lengths.min()}, {lengths.max()}]")
+        loss, grad = prim.loss_and_gradient(np, *(a.astype(np.float64) for a in (
+            x, indices, values, lengths)))
+        return loss.astype(x.dtype), grad.astype(x.dtype)
+
+    return kernel
+
+
 KERNELS = {
     "BinaryCrossEntropy": _binary_cross_entropy,
     "BinaryCrossEntropyGrad": _binary_cross_entropy_grad,
@@ -115,6 +127,7 @@ KERNELS = {
     "L2Loss": lambda p: lambda x: np.asarray(np.sum(x * x, dtype=x.dtype) / 2, x.dtype),
     "KLDivLoss": _kl_div,
     "KLDivLossGrad": lambda p: lambda x, y, dout: -y * _spread(p.reduction, dout, x),
+    "CTCLoss": _ctc_loss,
     "NLLLoss": _nll_loss,
     "NLLLossGrad": _nll_loss_grad,
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ember_gpu.device import import_tensorflow
 
 tf = import_tensorflow()
+tnp = tf.experimental.numpy
 
 _BCE_EPSILON = 1e-12  # keeps log() finite at probabilities 0 and 1, as MindSpore's kernel
 
@@ -86,6 +87,15 @@ def _nll_loss_grad(prim):
     return kernel
 
 
+def _ctc_loss(prim):
+    def kernel(x, indices, values, lengths):
+        loss, grad = prim.loss_and_gradient(tnp, *(tf.cast(a, tf.float64) for a in (
+            x, indices, values, lengths)))
+        return tf.cast(loss, x.dtype), tf.cast(grad, x.dtype)
+
+    return kernel
+
+
 KERNELS = {
     "BinaryCrossEntropy": _binary_cross_entropy,
     "BinaryCrossEntropyGrad": _binary_cross_entropy_grad,
@@ -98,6 +108,7 @@ KERNELS = {
     "L2Loss": lambda p: lambda x: tf.reduce_sum(x * x) / 2,
     "KLDivLoss": _kl_div,
     "KLDivLossGrad": lambda p: lambda x, y, dout: -y * _spread(p.reduction, dout, x),
+    "CTCLoss": _ctc_loss,
     "NLLLoss": _nll_loss,
     "NLLLossGrad": _nll_loss_grad,
 }
