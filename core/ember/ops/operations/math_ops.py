@@ -15,19 +15,18 @@ from ember.ops._rules import broadcast_shape, check_tensor, normalize_axis
 from ember.ops.primitive import Primitive, Spec, describe
 
 __all__ = [
-    "Abs", "Add", "AddN", "ArgMax", "ArgMaxWithValue", "Argmax", "BatchMatMul", "Cast", "Div",
-    "Equal", "Exp", "Fill", "Greater", "GreaterEqual", "Less", "LessEqual", "Log", "LogicalAnd",
-    "LogicalNot", "LogicalOr", "MatMul", "Maximum", "Minimum", "Mul", "Neg", "NotEqual",
-    "OnesLike", "Pow", "RealDiv", "Reciprocal", "ReduceMax", "ReduceMean", "ReduceMin",
-    "ReduceSum", "Rsqrt", "Select", "Sign", "Sqrt", "Square", "Sub", "ZerosLike",
-    "abs", "absolute", "add", "addn", "argmax", "argmax_with_value", "batch_matmul", "cast",
-    "div", "equal", "exp", "fill", "greater", "greater_equal", "less", "less_equal",
-    "log", "logical_and", "logical_not", "logical_or", "matmul", "maximum", "minimum", "mul",
-    "neg", "neg_tensor", "not_equal", "ones_like", "pow", "pows", "real_div", "reciprocal",
-    "reduce_max", "reduce_mean", "reduce_min", "reduce_sum", "rsqrt", "select", "sign", "sqrt",
-    "square", "sub", "sum_to", "tensor_add", "tensor_div", "tensor_exp", "tensor_ge",
-    "tensor_gt", "tensor_le", "tensor_lt", "tensor_mul", "tensor_pow", "tensor_sub",
-    "zeros_like",
+    "Abs", "AccumulateNV2", "Add", "AddN", "ArgMax", "ArgMaxWithValue", "Argmax", "BatchMatMul",
+    "Cast", "Div", "Equal", "Exp", "Fill", "Greater", "GreaterEqual", "Less", "LessEqual", "Log",
+    "LogicalAnd", "LogicalNot", "LogicalOr", "MatMul", "Maximum", "Minimum", "Mul", "Neg",
+    "NotEqual", "OnesLike", "Pow", "RealDiv", "Reciprocal", "ReduceMax", "ReduceMean", "ReduceMin",
+    "ReduceSum", "Rsqrt", "Select", "Sign", "Sqrt", "Square", "Sub", "TensorAdd", "ZerosLike",
+    "abs", "absolute", "add", "addn", "argmax", "argmax_with_value", "batch_matmul", "cast", "div",
+    "equal", "exp", "fill", "greater", "greater_equal", "less", "less_equal", "log", "logical_and",
+    "logical_not", "logical_or", "matmul", "maximum", "minimum", "mul", "neg", "neg_tensor",
+    "not_equal", "ones_like", "pow", "pows", "real_div", "reciprocal", "reduce_max", "reduce_mean",
+    "reduce_min", "reduce_sum", "rsqrt", "select", "sign", "sqrt", "square", "sub", "sum_to",
+    "tensor_add", "tensor_div", "tensor_exp", "tensor_ge", "tensor_gt", "tensor_le", "tensor_lt",
+    "tensor_mul", "tensor_pow", "tensor_sub", "zeros_like",
 ]
 
 _ALL = frozenset(mstype.all_types)
@@ -415,8 +414,8 @@ class AddN(Primitive):
         if not isinstance(inputs, tuple | list) or not inputs:
             kind = type(inputs).__name__
             got = f"an empty {kind}" if isinstance(inputs, tuple | list) else kind
-            raise TypeError(f"AddN: inputs must be a non-empty tuple or list of Tensors, but "
-                            f"got {got}")
+            raise TypeError(f"{self.name}: inputs must be a non-empty tuple or list of Tensors, "
+                            f"but got {got}")
         return super().__call__(*inputs)
 
     def infer(self, *xs: Any) -> Spec:
@@ -424,13 +423,18 @@ class AddN(Primitive):
             _check(self.name, f"inputs[{i}]", x, _NUMBER)
         first = xs[0]
         if any(x._shape != first._shape or x._dtype is not first._dtype for x in xs):
-            raise ValueError(f"AddN: inputs must all have the same shape and dtype, but got "
-                             f"({describe(xs)})")
+            raise ValueError(f"{self.name}: inputs must all have the same shape and dtype, but "
+                             f"got ({describe(xs)})")
         return first._shape, first._dtype
 
     def bprop(self, *args: Any) -> tuple:
         dout = args[-1]
         return (dout,) * (len(args) - 2)
+
+
+class AccumulateNV2(AddN):
+    """The sum of a tuple or list of tensors of one shape and dtype, as ``AddN``:
+    ``AccumulateNV2()((x, y, z))``."""
 
 
 # -- reductions -----------------------------------------------------------------------------
@@ -514,7 +518,10 @@ class ReduceMin(_ReduceExtreme):
 
 
 class _ArgReduce(Primitive):
-    """Index of the maximum along the attribute ``axis`` of a tensor of rank >= 1."""
+    """Index of the ``extreme`` (maximum or minimum) along the attribute ``axis`` of a tensor
+    of rank >= 1."""
+
+    extreme = "maximum"
 
     def __init__(self, axis: int) -> None:
         super().__init__()
@@ -530,7 +537,7 @@ class _ArgReduce(Primitive):
         (axis,) = normalize_axis(self.name, self.axis, x.ndim)
         if x._shape[axis] == 0:
             raise ValueError(f"{self.name}: axis {self.axis} of {describe((x,))} is empty; "
-                             "it has no maximum")
+                             f"it has no {self.extreme}")
         shape = list(x._shape)
         if keep_dims:
             shape[axis] = 1
@@ -545,8 +552,8 @@ class Argmax(_ArgReduce):
     def __init__(self, axis: int = -1, output_type: mstype.Type = mstype.int32) -> None:
         super().__init__(axis)
         if output_type not in (mstype.int32, mstype.int64):
-            raise TypeError(f"Argmax: output_type must be ember.int32 or ember.int64, but got "
-                            f"{output_type!r}")
+            raise TypeError(f"{self.name}: output_type must be ember.int32 or ember.int64, "
+                            f"but got {output_type!r}")
         self.output_type = output_type
 
     def infer(self, x: Any) -> Spec:
@@ -563,7 +570,7 @@ class ArgMaxWithValue(_ArgReduce):
     def __init__(self, axis: int = 0, keep_dims: bool = False) -> None:
         super().__init__(axis)
         if not isinstance(keep_dims, bool):
-            raise TypeError(f"ArgMaxWithValue: keep_dims must be a bool, but got {keep_dims!r}")
+            raise TypeError(f"{self.name}: keep_dims must be a bool, but got {keep_dims!r}")
         self.keep_dims = keep_dims
 
     def infer(self, x: Any) -> list[Spec]:
@@ -646,6 +653,7 @@ class BatchMatMul(_MatMul):
 
 
 add = tensor_add = Add()
+TensorAdd = Add  # MindSpore 1.x's older name of Add
 sub = tensor_sub = Sub()
 mul = tensor_mul = Mul()
 div = Div()

@@ -321,6 +321,8 @@ ADDN_CASES = [
     *(OpCase(f"AddN/{label}", "AddN", P.AddN, tuple_of(n, shape), _addn_reference, NUMBERS,
              (0,)) for label, n, shape in [("three", 3, (2, 3)), ("one", 1, (4,)),
                                            ("scalars", 2, ()), ("empty", 2, (0, 2))]),
+    OpCase("AccumulateNV2/three", "AccumulateNV2", P.AccumulateNV2, tuple_of(3, (2, 3)),
+           _addn_reference, NUMBERS, (0,)),
     OpCase("AddN/nan-inf", "AddN", P.AddN,
            lambda rng, dtype: (values([INF, 1, NAN], [-INF, INF, 1])(rng, dtype),),
            _addn_reference, FLOATS),
@@ -350,7 +352,8 @@ def reduce_inputs(shape: tuple[int, ...], axis: Any
     return lambda rng, dtype: (ANY(rng, shape, dtype),) + (() if axis is None else (axis,))
 
 
-def reduce_cases(name: str, fn: Callable[..., Any]) -> list[OpCase]:
+def reduce_cases(name: str, fn: Callable[..., Any],
+                 tolerance: dict[type, tuple[float, float]] = F16_SUMS) -> list[OpCase]:
     extreme = name in ("ReduceMax", "ReduceMin")
     rows = [
         # label, keep_dims, input shape, axis (None: not passed), dtypes
@@ -367,7 +370,7 @@ def reduce_cases(name: str, fn: Callable[..., Any]) -> list[OpCase]:
         rows.append(("empty-reduced-axis", False, (0, 3), 0, NUMBERS))
     cases = [OpCase(f"{name}/{label}", name, made(getattr(P, name), keep_dims),
                     reduce_inputs(shape, axis), reduce_reference(fn, keep_dims), dtypes, (0,),
-                    F16_SUMS)
+                    tolerance)
              for label, keep_dims, shape, axis, dtypes in rows]
     cases.append(OpCase(f"{name}/nan-inf", name, made(getattr(P, name), False),
                         lambda rng, dtype: (*values([[NAN, 1], [INF, 1], [-INF, 2]])(
@@ -379,42 +382,48 @@ def reduce_cases(name: str, fn: Callable[..., Any]) -> list[OpCase]:
 REDUCE_CASES = [case for name, fn in REDUCE.items() for case in reduce_cases(name, fn)]
 
 
-def _argmax_reference(axis: int, keep_dims: bool, dtype: type) -> Callable[..., Any]:
-    """Index (first of ties) of the maximum along ``axis``, in ``dtype``."""
+def _argmax_reference(axis: int, keep_dims: bool, dtype: type,
+                      pick: Callable[..., Any] = max) -> Callable[..., Any]:
+    """Index (first of ties) of the maximum (``pick=min``: minimum) along ``axis``, in
+    ``dtype``."""
     def reference(x: np.ndarray) -> np.ndarray:
         moved = np.moveaxis(x, axis, -1)
         rows = moved.reshape(-1, x.shape[axis])
-        index: np.ndarray = np.array([list(row).index(max(row)) for row in rows],
+        index: np.ndarray = np.array([list(row).index(pick(row)) for row in rows],
                                      dtype).reshape(moved.shape[:-1])
         return np.expand_dims(index, axis) if keep_dims else index
     return reference
 
 
-def _argmax_with_value_reference(axis: int, keep_dims: bool) -> Callable[..., Any]:
-    index_of = _argmax_reference(axis, keep_dims, np.int32)
-    return lambda x: (index_of(x), np.max(x, axis=axis, keepdims=keep_dims))
+def _argmax_with_value_reference(axis: int, keep_dims: bool,
+                                 pick: Callable[..., Any] = max) -> Callable[..., Any]:
+    index_of = _argmax_reference(axis, keep_dims, np.int32, pick)
+    extreme = np.max if pick is max else np.min
+    return lambda x: (index_of(x), extreme(x, axis=axis, keepdims=keep_dims))
 
 
 TIES = values([[1, 9, 9, 0], [7, 2, 5, 7], [3, 3, 3, 3]])
 ARGMAX_CASES = [
-    *(OpCase(f"Argmax/{label}", "Argmax", made(P.Argmax, axis, out), inputs,
-             _argmax_reference(axis, False, out.np_dtype.type), NUMBERS, grad)
-      for label, axis, out, inputs, grad in [
-          ("default", -1, mstype.int32, arrays((3, 4)), (0,)),
-          ("axis0-int64", 0, mstype.int64, arrays((3, 4)), ()),
-          ("vector", -1, mstype.int32, arrays((5,)), ()),
-          ("ties-first", -1, mstype.int32, TIES, ()),
-          ("empty-other-axis", 1, mstype.int32, arrays((0, 3)), ()),
-      ]),
-    *(OpCase(f"ArgMaxWithValue/{label}", "ArgMaxWithValue",
-             made(P.ArgMaxWithValue, axis, keep), inputs,
-             _argmax_with_value_reference(axis, keep), NUMBERS, grad)
-      for label, axis, keep, inputs, grad in [
-          ("default", 0, False, arrays((3, 4)), (0,)),
-          ("last-keep", -1, True, arrays((3, 4)), (0,)),
-          ("vector", 0, False, arrays((5,)), (0,)),
-          ("ties-first", 1, False, TIES, ()),
-      ]),
+    case for name, pick in (("max", max), ("min", min)) for case in [
+        *(OpCase(f"Arg{name}/{label}", f"Arg{name}", made(getattr(P, f"Arg{name}"), axis, out),
+                 inputs, _argmax_reference(axis, False, out.np_dtype.type, pick), NUMBERS, grad)
+          for label, axis, out, inputs, grad in [
+              ("default", -1, mstype.int32, arrays((3, 4)), (0,)),
+              ("axis0-int64", 0, mstype.int64, arrays((3, 4)), ()),
+              ("vector", -1, mstype.int32, arrays((5,)), ()),
+              ("ties-first", -1, mstype.int32, TIES, ()),
+              ("empty-other-axis", 1, mstype.int32, arrays((0, 3)), ()),
+          ]),
+        *(OpCase(f"Arg{name.capitalize()}WithValue/{label}", f"Arg{name.capitalize()}WithValue",
+                 made(getattr(P, f"Arg{name.capitalize()}WithValue"), axis, keep), inputs,
+                 _argmax_with_value_reference(axis, keep, pick), NUMBERS, grad)
+          for label, axis, keep, inputs, grad in [
+              ("default", 0, False, arrays((3, 4)), (0,)),
+              ("last-keep", -1, True, arrays((3, 4)), (0,)),
+              ("vector", 0, False, arrays((5,)), (0,)),
+              ("ties-first", 1, False, TIES, ()),
+          ]),
+    ]
 ]
 
 

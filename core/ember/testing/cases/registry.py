@@ -17,8 +17,8 @@ import numpy as np
 from ember.testing.cases import OpCase
 
 FAMILIES = (
-    "math", "array", "nn",
-    "activation", "norm", "spatial", "loss", "optim", "topk", "conv3d",
+    "math", "elementwise", "reduce", "array", "nn", "activation", "norm", "spatial", "scatter",
+    "index", "dynamic", "loss", "optim", "topk", "conv3d",
 )
 
 

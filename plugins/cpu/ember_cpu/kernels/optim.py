@@ -28,6 +28,14 @@ def _assign_add(prim):
     return kernel
 
 
+def _assign_sub(prim):
+    def kernel(variable, value):
+        variable -= value
+        return variable
+
+    return kernel
+
+
 def _apply_momentum(prim):
     nesterov, scale = prim.use_nesterov, prim.gradient_scale
 
@@ -160,6 +168,7 @@ def _summed_rows(indices, grad, n):
 KERNELS = {
     "Assign": _assign,
     "AssignAdd": _assign_add,
+    "AssignSub": _assign_sub,
     "ApplyMomentum": _apply_momentum,
     "SGD": _sgd,
     "Adam": _adam,
