@@ -66,6 +66,35 @@ def dtype_to_nptype(t: Type) -> type:
     return t.np_dtype.type
 
 
+def dtype_to_pytype(t: Type) -> type:
+    """The Python type of an ember dtype's scalars (``float32`` → ``float``)."""
+    if t is bool_:
+        return bool
+    return float if is_float(t) else int
+
+
+def get_py_obj_dtype(obj: object) -> Type | type:
+    """The ember dtype of a Tensor or Python scalar, or the type of a Python type."""
+    if isinstance(obj, type):
+        return obj if not issubclass(obj, bool | int | float) else pytype_to_dtype(obj)
+    dtype = getattr(obj, "dtype", None)
+    if isinstance(dtype, Type):
+        return dtype
+    if isinstance(obj, bool | int | float):
+        return pytype_to_dtype(type(obj))
+    raise TypeError(f"get_py_obj_dtype: ember has no dtype for {type(obj).__name__}")
+
+
+def tensor_type(element_type: Type) -> Type:
+    """A tensor type of ``element_type``: ember's tensors carry their element dtype itself."""
+    return element_type
+
+
+def issubclass_(type_: Type, dtype: Type | tuple) -> bool:
+    """Whether ``type_`` is ``dtype`` or one of the group ``dtype`` (such as ``float_type``)."""
+    return type_ in dtype if isinstance(dtype, tuple) else type_ is dtype
+
+
 def from_numpy(np_dtype: np.dtype | type) -> Type:
     """The ember dtype of a NumPy dtype; TypeError for one ember has no type for."""
     try:

@@ -7,7 +7,10 @@ Backends supply only kernels, looked up by the primitive's name.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from ember import _autodiff
@@ -54,6 +57,15 @@ class Primitive:
         """The primitive's attributes, as shown in errors and graph dumps."""
         return {k: v for k, v in vars(self).items() if not k.startswith("_")}
 
+    def add_prim_attr(self, name: str, value: Any) -> Primitive:
+        """Set attribute ``name`` (shown in graph dumps and errors); returns the primitive."""
+        setattr(self, name, value)
+        return self
+
+    def init_prim_io_names(self, inputs: list[str], outputs: list[str]) -> None:
+        """Name the inputs and outputs (MindSpore's ``input_names``/``output_names``)."""
+        self.input_names, self.output_names = list(inputs), list(outputs)
+
     def __call__(self, *args: Any) -> Any:
         args = self.prepare(args)
         spec = self.infer(*args)
@@ -62,6 +74,70 @@ class Primitive:
     def __repr__(self) -> str:
         attrs = ", ".join(f"{k}={v!r}" for k, v in self.attrs().items())
         return f"Prim[{self.name}]" + (f"<{attrs}>" if attrs else "")
+
+
+class PrimitiveWithInfer(Primitive):
+    """A primitive whose rule is written as ``infer_shape(*shapes)`` and
+    ``infer_dtype(*dtypes)``, as MindSpore's: Tensor inputs give their shape (a list) and
+    dtype, other inputs their value; a tuple of shapes and of dtypes means several outputs."""
+
+    def infer_shape(self, *shapes: Any) -> Any:
+        raise TypeError(f"primitive {self.name} defines no infer_shape")
+
+    def infer_dtype(self, *dtypes: Any) -> Any:
+        raise TypeError(f"primitive {self.name} defines no infer_dtype")
+
+    def infer(self, *args: Any) -> Spec | list[Spec]:
+        shape = self.infer_shape(*(list(a.shape) if isinstance(a, Tensor) else a for a in args))
+        dtype = self.infer_dtype(*(a.dtype if isinstance(a, Tensor) else a for a in args))
+        if isinstance(dtype, tuple | list):
+            return [(tuple(s), d) for s, d in zip(shape, dtype)]
+        return tuple(shape), dtype
+
+
+class PrimitiveWithCheck(Primitive):
+    """A primitive that checks its inputs with ``check_shape(*shapes)`` and
+    ``check_dtype(*dtypes)`` before its own ``infer`` computes the output."""
+
+    def check_shape(self, *shapes: Any) -> None:
+        return None
+
+    def check_dtype(self, *dtypes: Any) -> None:
+        return None
+
+    def __call__(self, *args: Any) -> Any:
+        args = self.prepare(args)
+        self.check_shape(*(list(a.shape) if isinstance(a, Tensor) else a for a in args))
+        self.check_dtype(*(a.dtype if isinstance(a, Tensor) else a for a in args))
+        return run(self, args, self.infer(*args))
+
+
+def prim_attr_register(fn: Callable[..., None]) -> Callable[..., None]:
+    """Decorate a primitive's ``__init__``: initialise the primitive, then record every
+    argument (defaults included) as an attribute of the same name."""
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def init(self: Primitive, *args: Any, **kwargs: Any) -> None:
+        Primitive.__init__(self)
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        for name, value in list(bound.arguments.items())[1:]:
+            self.add_prim_attr(name, value)
+        fn(self, *args, **kwargs)
+
+    return init
+
+
+def constexpr(fn: Callable | None = None, get_instance: bool = True, name: str | None = None,
+              reuse_result: bool = True) -> Any:
+    """Mark a function evaluated on constant (Python) values while a graph is built, as
+    MindSpore's ``@constexpr``; it runs as plain Python in either mode."""
+    if fn is None:
+        return functools.partial(constexpr, get_instance=get_instance, name=name)
+    if not callable(fn):
+        raise TypeError(f"constexpr: expects a function, but got {type(fn).__name__}")
+    return fn
 
 
 def primitive_classes() -> list[type[Primitive]]:

@@ -11,7 +11,7 @@ from ember.common.tensor import Tensor
 from ember.nn.cell import Cell
 from ember.nn.optim.optimizer import Optimizer
 from ember.ops import functional as F
-from ember.ops.composite import value_and_grad
+from ember.ops.composite.grad import value_and_grad
 
 
 class WithLossCell(Cell):

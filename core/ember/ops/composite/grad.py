@@ -1,4 +1,4 @@
-"""Composite operations: ``GradOperation``."""
+"""``GradOperation`` and the gradient machinery it shares with the training wrappers."""
 
 from __future__ import annotations
 
