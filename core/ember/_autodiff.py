@@ -170,6 +170,14 @@ def record_alias(prim: Any, inputs: tuple, values: Sequence[Tensor]) -> tuple[Te
     return aliases
 
 
+def move_output(src: Tensor, dst: Tensor) -> None:
+    """Let ``dst`` stand where ``src`` was as the output of its recorded node (a tensor whose
+    values are replaced in place keeps the history of both values apart)."""
+    node = dst._node = src._node
+    if node is not None and node is not LEAF:
+        node.out = dst if node.out is src else tuple(dst if o is src else o for o in node.out)
+
+
 def _as_tuple(value: Any) -> tuple:
     return value if isinstance(value, tuple) else (value,)
 
@@ -184,12 +192,24 @@ class _CellBprop:
 
     def bprop(self, *args: Any) -> tuple:
         *inputs, out, dout = args
-        grads = _as_tuple(self.cell.bprop(*inputs, out, dout))
+        grads = _cast_grads(_as_tuple(self.cell.bprop(*inputs, out, dout)), inputs)
         from ember import context
 
         if context.get_context("check_bprop"):
             _check_bprop(self.cell, inputs, grads)
         return grads
+
+
+def _cast_grads(grads: tuple, inputs: list) -> tuple:
+    """Floating gradients in the dtype of their floating input (a float16 gradient of a
+    float32 input becomes float32), as MindSpore converts a bprop's results."""
+    from ember.common import dtype as mstype
+    from ember.ops.operations.math_ops import cast
+
+    return tuple(cast(g, x.dtype) if isinstance(g, Tensor) and isinstance(x, Tensor)
+                 and g.dtype is not x.dtype and mstype.is_float(g.dtype)
+                 and mstype.is_float(x.dtype) else g
+                 for g, x in zip(grads, inputs)) + grads[len(inputs):]
 
 
 def _check_bprop(cell: Any, inputs: list, grads: tuple) -> None:

@@ -114,7 +114,7 @@ PROMOTIONS = [
     ("bool+int64", t([True, False]), t([1, 1], np.int64), [2, 1], mstype.int64),
     ("int32+float", t([1, 2], np.int32), 2.5, [3.5, 4.5], mstype.float32),
     ("int64+float", t([1, 2], np.int64), 0.5, [1.5, 2.5], mstype.float32),
-    ("bool+int", t([True, False]), 1, [2, 1], mstype.int32),
+    ("bool+int", t([True, False]), 1, [2, 1], mstype.int64),  # a Python int is Int64 in MindSpore
     ("bool+bool", t([True, False]), True, [True, True], mstype.bool_),
     ("float16+int", t([1, 2], np.float16), 3, [4, 5], mstype.float16),
     ("float64+float", t([1, 2], np.float64), 0.25, [1.25, 2.25], mstype.float64),

@@ -2,13 +2,15 @@
 
 Arrays print as MindSpore 1.6's C++ printer does: floats in scientific notation (width 15 and
 8 digits; float16 width 11 and 4 digits), booleans right-aligned in 5 characters, integers padded
-to the widest (a non-positive number counts one place for its sign); dimensions longer than 6
-show their first and last 3 items around ``...`` (the innermost one only when the tensor has
-more than one dimension); a 1-D tensor breaks its line every 12 floats or booleans, 24 integers.
+to the widest one shown; dimensions longer than 6 show their first and last 3 items around
+``...`` (the innermost one only when the tensor has more than one dimension); a 1-D tensor
+breaks its line every 12 floats or booleans, 24 integers.
 ``repr`` separates items with commas, ``ops.Print`` with spaces only.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -32,9 +34,7 @@ def _items(array: np.ndarray) -> tuple[list[str], int]:
         return [f"{float(v):15.8e}" for v in flat], 2 * _THRESHOLD
     if array.dtype.kind == "b":
         return [f"{'True' if v else 'False':>5}" for v in flat], 2 * _THRESHOLD
-    texts = [str(int(v)) for v in flat]
-    width = max(len(t) + (int(v) == 0) for t, v in zip(texts, flat))
-    return [t.rjust(width) for t in texts], 4 * _THRESHOLD
+    return [f"\0{int(v)}\1" for v in flat], 4 * _THRESHOLD  # padded once all are placed
 
 
 def _row(texts: list[str], start: int, indices: list[int], sep: str, feed: int | None) -> str:
@@ -74,7 +74,12 @@ def array_text(array: np.ndarray, comma: bool = True) -> str:
     if array.size == 0:
         return ""
     texts, feed = _items(array)
-    return _block(texts, array.shape, 0, 0, "," if comma else "", feed if array.ndim == 1 else None)
+    text = _block(texts, array.shape, 0, 0, "," if comma else "", feed if array.ndim == 1 else None)
+    if "\0" not in text:
+        return text
+    shown = re.findall("\0([^\1]*)\1", text)  # integers pad to the widest one shown
+    width = max(map(len, shown))
+    return re.sub("\0([^\1]*)\1", lambda m: m.group(1).rjust(width), text)
 
 
 def tensor_repr(array: np.ndarray, dtype: mstype.Type, comma: bool = True) -> str:

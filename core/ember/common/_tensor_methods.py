@@ -62,10 +62,15 @@ def copy(self: Tensor) -> Tensor:
     return Tensor(self.asnumpy(), self.dtype)
 
 
+def _operand(other: Any) -> Any:
+    """A tuple or list beside a Tensor in an operator is a Tensor, as in MindSpore."""
+    return Tensor(other) if isinstance(other, tuple | list) else other
+
+
 def _binary(fn: Any, reflected: bool = False) -> Any:
     if reflected:
-        return lambda self, other: fn(other, self)
-    return lambda self, other: fn(self, other)
+        return lambda self, other: fn(_operand(other), self)
+    return lambda self, other: fn(self, _operand(other))
 
 
 def _unary(fn: Any) -> Any:
@@ -74,7 +79,7 @@ def _unary(fn: Any) -> Any:
 
 def install() -> None:
     """Attach the operators and methods to ``Tensor``."""
-    from ember.common._indexing import getitem
+    from ember.common._indexing import getitem, setitem
 
     table = {
         "__add__": _binary(F.add), "__radd__": _binary(F.add, True),
@@ -88,7 +93,7 @@ def install() -> None:
         "__gt__": _binary(F.greater), "__ge__": _binary(F.greater_equal),
         "__neg__": _unary(F.neg), "__abs__": _unary(F.abs),
         "__invert__": _unary(F.logical_not),
-        "__getitem__": getitem,
+        "__getitem__": getitem, "__setitem__": setitem,
         "abs": _unary(F.abs), "astype": astype, "reshape": reshape, "view": reshape,
         "transpose": transpose, "expand_dims": expand_dims, "squeeze": squeeze,
         "flatten": flatten, "ravel": flatten, "argmax": argmax, "copy": copy,

@@ -126,5 +126,5 @@ def scalar_dtype(value: bool | int | float, tensor_dtype: Type) -> Type:
     if isinstance(value, float) and not is_float(tensor_dtype):
         return float32
     if isinstance(value, int) and not isinstance(value, bool) and tensor_dtype is bool_:
-        return int32
+        return int64  # a Python int is Int64, as in MindSpore
     return tensor_dtype

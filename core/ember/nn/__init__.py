@@ -31,6 +31,8 @@ from ember.nn.loss import (
     SoftmaxCrossEntropyWithLogits,
 )
 from ember.nn.metrics import (
+    MAE,
+    MSE,
     Accuracy,
     EvaluationBase,
     Loss,

@@ -179,10 +179,12 @@ class CheckpointConfig:
         if enc_key is not None:
             raise ValueError("CheckpointConfig: enc_key is not supported by ember: checkpoints "
                              "are written unencrypted")
+        # As MindSpore: a step period overrides the seconds, a file count the minutes (None)
         self.save_checkpoint_steps = save_checkpoint_steps
-        self.save_checkpoint_seconds = save_checkpoint_seconds
+        self.save_checkpoint_seconds = None if save_checkpoint_steps else save_checkpoint_seconds
         self.keep_checkpoint_max = keep_checkpoint_max
-        self.keep_checkpoint_per_n_minutes = keep_checkpoint_per_n_minutes
+        self.keep_checkpoint_per_n_minutes = (None if keep_checkpoint_max
+                                              else keep_checkpoint_per_n_minutes)
         self.integrated_save = integrated_save
         self.async_save = async_save
         self.saved_network = saved_network

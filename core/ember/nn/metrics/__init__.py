@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ember.nn.metrics.accuracy import Accuracy
+from ember.nn.metrics.error import MAE, MSE
 from ember.nn.metrics.loss import Loss
 from ember.nn.metrics.metric import EvaluationBase, Metric, rearrange_inputs
 from ember.nn.metrics.precision import Precision, Recall
@@ -23,6 +24,8 @@ __factory__: dict[str, type[Metric]] = {
     "top_1_accuracy": Top1CategoricalAccuracy,
     "top_5_accuracy": Top5CategoricalAccuracy,
     "loss": Loss,
+    "mae": MAE,
+    "mse": MSE,
 }
 
 
@@ -56,7 +59,7 @@ def get_metrics(metrics: dict[str, Metric] | set[str] | None) -> dict[str, Metri
 
 
 __all__ = [
-    "Accuracy", "EvaluationBase", "Loss", "Metric", "Precision", "Recall",
+    "MAE", "MSE", "Accuracy", "EvaluationBase", "Loss", "Metric", "Precision", "Recall",
     "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "TopKCategoricalAccuracy",
     "get_metric_fn", "get_metrics", "names", "rearrange_inputs",
 ]
