@@ -40,12 +40,18 @@ float16 = Type("Float16", np.float16, 6)
 float32 = Type("Float32", np.float32, 7)
 float64 = Type("Float64", np.float64, 8)
 
-int_ = int32
-uint = uint32
+int_ = intc = int32
+uint = uintc = uint32
 float_ = float32
 half = float16
 single = float32
 double = float64
+byte = int8
+short = int16
+intp = int64
+ubyte = uint8
+ushort = uint16
+uintp = uint64
 
 all_types = (bool_, uint8, int8, int16, uint16, int32, uint32, int64, uint64,
              float16, float32, float64)
