@@ -80,6 +80,7 @@ def _unary(fn: Any) -> Any:
 def install() -> None:
     """Attach the operators and methods to ``Tensor``."""
     from ember.common._indexing import getitem, setitem
+    from ember.common._tensor_numpy import TABLE
 
     table = {
         "__add__": _binary(F.add), "__radd__": _binary(F.add, True),
@@ -100,5 +101,5 @@ def install() -> None:
         "sum": _reduce(P.ReduceSum), "mean": _reduce(P.ReduceMean),
         "max": _reduce(P.ReduceMax), "min": _reduce(P.ReduceMin),
     }
-    for name, fn in table.items():
+    for name, fn in {**table, **TABLE}.items():
         setattr(Tensor, name, fn)
