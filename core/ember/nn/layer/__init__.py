@@ -1,12 +1,28 @@
 """Layers, as ``mindspore.nn.layer``."""
 
-from ember.nn.layer import activation, basic, container, conv, normalization, pooling
+from ember.nn.layer import (
+    activation,
+    basic,
+    container,
+    conv,
+    image,
+    math,
+    matrix,
+    normalization,
+    padding,
+    pooling,
+)
 from ember.nn.layer.activation import *  # noqa: F403
 from ember.nn.layer.basic import *  # noqa: F403
 from ember.nn.layer.container import *  # noqa: F403
 from ember.nn.layer.conv import *  # noqa: F403
+from ember.nn.layer.image import *  # noqa: F403
+from ember.nn.layer.math import *  # noqa: F403
+from ember.nn.layer.matrix import *  # noqa: F403
 from ember.nn.layer.normalization import *  # noqa: F403
+from ember.nn.layer.padding import *  # noqa: F403
 from ember.nn.layer.pooling import *  # noqa: F403
 
-__all__ = [*activation.__all__, *basic.__all__, *container.__all__, *conv.__all__,
-           *normalization.__all__, *pooling.__all__]
+__all__ = [name for module in (activation, basic, container, conv, image, math, matrix,
+                               normalization, padding, pooling)
+           for name in module.__all__]
