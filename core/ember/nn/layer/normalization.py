@@ -17,7 +17,7 @@ from ember.nn.layer.basic import (
 from ember.ops import functional as F
 from ember.ops import operations as P
 
-__all__ = ["BatchNorm2d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceNorm2d"]
 
 
 class BatchNorm2d(Cell):
@@ -80,3 +80,86 @@ class BatchNorm2d(Cell):
         return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, "
                 f"gamma={self.gamma!r}, beta={self.beta!r}, moving_mean={self.moving_mean!r}, "
                 f"moving_variance={self.moving_variance!r}")
+
+
+class BatchNorm1d(BatchNorm2d):
+    """Batch normalization of an (N, C) input per feature (a BatchNorm2d of (N, C, 1, 1))."""
+
+    def construct(self, x: Tensor) -> Tensor:
+        check_input("BatchNorm1d", x, 2, exact=True)
+        return F.reshape(super().construct(F.reshape(x, (*x.shape, 1, 1))), x.shape)
+
+
+class BatchNorm3d(BatchNorm2d):
+    """Batch normalization of an NCDHW input per channel (a BatchNorm2d of (N, C, D*H, W))."""
+
+    def construct(self, x: Tensor) -> Tensor:
+        check_input("BatchNorm3d", x, 5, exact=True)
+        n, c, d, h, w = x.shape
+        return F.reshape(super().construct(F.reshape(x, (n, c, d * h, w))), x.shape)
+
+
+def _normalize(x: Tensor, axes: tuple[int, ...], eps: float) -> Tensor:
+    mean = P.ReduceMean(True)(x, axes)
+    centred = F.sub(x, mean)
+    variance = P.ReduceMean(True)(F.square(centred), axes)
+    return F.mul(centred, F.rsqrt(F.add(variance, eps)))
+
+
+class GroupNorm(Cell):
+    """Normalization over groups of channels of an NCHW input, then a per-channel affine
+    ``gamma * x + beta``."""
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5,
+                 affine: bool = True, gamma_init: Any = "ones", beta_init: Any = "zeros") -> None:
+        super().__init__()
+        layer = "GroupNorm"
+        self.num_groups = check_int(layer, "num_groups", num_groups)
+        self.num_channels = check_int(layer, "num_channels", num_channels)
+        if num_channels % num_groups:
+            raise ValueError(f"GroupNorm: num_channels ({num_channels}) must be divisible by "
+                             f"num_groups ({num_groups})")
+        self.eps = check_number(layer, "eps", eps, 0.0, 1.0, low_open=True)
+        self.affine = check_bool(layer, "affine", affine)
+        self.gamma = make_parameter(layer, "gamma_init", gamma_init, (num_channels,), "gamma",
+                                    requires_grad=affine)
+        self.beta = make_parameter(layer, "beta_init", beta_init, (num_channels,), "beta",
+                                   requires_grad=affine)
+
+    def construct(self, x: Tensor) -> Tensor:
+        check_input("GroupNorm", x, 4, exact=True)
+        n, c, h, w = x.shape
+        if c != self.num_channels:
+            raise ValueError(f"GroupNorm: expects {self.num_channels} channels, but the input "
+                             f"has {c}")
+        grouped = F.reshape(x, (n, self.num_groups, -1))
+        y = F.reshape(_normalize(grouped, (2,), self.eps), x.shape)
+        return F.add(F.mul(y, F.reshape(self.gamma, (-1, 1, 1))),
+                     F.reshape(self.beta, (-1, 1, 1)))
+
+
+class InstanceNorm2d(Cell):
+    """Normalization of each channel of each NCHW sample over its H and W, then a per-channel
+    affine ``gamma * x + beta``."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1,
+                 affine: bool = True, gamma_init: Any = "ones", beta_init: Any = "zeros") -> None:
+        super().__init__()
+        layer = "InstanceNorm2d"
+        self.num_features = check_int(layer, "num_features", num_features)
+        self.eps = check_number(layer, "eps", eps, 0.0, 1.0, low_open=True)
+        self.momentum = check_number(layer, "momentum", momentum, 0.0, 1.0)
+        self.affine = check_bool(layer, "affine", affine)
+        self.gamma = make_parameter(layer, "gamma_init", gamma_init, (num_features,), "gamma",
+                                    requires_grad=affine)
+        self.beta = make_parameter(layer, "beta_init", beta_init, (num_features,), "beta",
+                                   requires_grad=affine)
+
+    def construct(self, x: Tensor) -> Tensor:
+        check_input("InstanceNorm2d", x, 4, exact=True)
+        if x.shape[1] != self.num_features:
+            raise ValueError(f"InstanceNorm2d: expects {self.num_features} channels, but the "
+                             f"input has {x.shape[1]}")
+        y = _normalize(x, (2, 3), self.eps)
+        return F.add(F.mul(y, F.reshape(self.gamma, (-1, 1, 1))),
+                     F.reshape(self.beta, (-1, 1, 1)))
