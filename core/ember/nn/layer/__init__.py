@@ -13,6 +13,7 @@ from ember.nn.layer import (
     normalization,
     padding,
     pooling,
+    rnns,
     timedistributed,
 )
 from ember.nn.layer.activation import *  # noqa: F403
@@ -27,8 +28,10 @@ from ember.nn.layer.matrix import *  # noqa: F403
 from ember.nn.layer.normalization import *  # noqa: F403
 from ember.nn.layer.padding import *  # noqa: F403
 from ember.nn.layer.pooling import *  # noqa: F403
+from ember.nn.layer.rnns import *  # noqa: F403
 from ember.nn.layer.timedistributed import *  # noqa: F403
 
 __all__ = [name for module in (activation, basic, combined, container, conv, embedding, image,
-                               math, matrix, normalization, padding, pooling, timedistributed)
+                               math, matrix, normalization, padding, pooling, rnns,
+                               timedistributed)
            for name in module.__all__]
