@@ -6,6 +6,7 @@ from ember.train.amp import build_train_network
 from ember.train.callback import (
     Callback,
     CheckpointConfig,
+    LearningRateScheduler,
     LossMonitor,
     ModelCheckpoint,
     RunContext,
@@ -20,6 +21,6 @@ from ember.train.model import Model
 from ember.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 
 __all__ = ["amp", "build_train_network", "Callback", "CheckpointConfig", "DynamicLossScaleManager", "FixedLossScaleManager",
-           "LossMonitor", "LossScaleManager", "Model", "ModelCheckpoint",
+           "LearningRateScheduler", "LossMonitor", "LossScaleManager", "Model", "ModelCheckpoint",
            "RunContext", "TimeMonitor", "load_checkpoint", "load_param_into_net",
            "save_checkpoint"]

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 
 __all__ = ["Callback", "CheckpointConfig", "LossMonitor", "ModelCheckpoint", "RunContext",
@@ -152,6 +153,33 @@ class TimeMonitor(Callback):
         steps = self.data_size or run_context.original_args().batch_num
         print(f"epoch time: {elapsed:5.3f} ms, per step time: {elapsed / steps:5.3f} ms",
               flush=True)
+
+
+class LearningRateScheduler(Callback):
+    """Set the optimizer's learning rate to ``learning_rate_function(lr, step)`` after each
+    step (the optimizer's learning rate must be a fixed Parameter)."""
+
+    def __init__(self, learning_rate_function: Any) -> None:
+        if not callable(learning_rate_function):
+            raise TypeError(f"LearningRateScheduler: learning_rate_function must be callable, "
+                            f"but got {type(learning_rate_function).__name__}")
+        self.learning_rate_function = learning_rate_function
+
+    def step_end(self, run_context: RunContext) -> None:
+        params = run_context.original_args()
+        optimizer = params.get("optimizer") or getattr(params.get("train_network"),
+                                                       "optimizer", None)
+        lr = getattr(optimizer, "learning_rate", None)
+        if not isinstance(lr, Parameter):
+            raise RuntimeError("LearningRateScheduler: the optimizer's learning rate must be a "
+                               "fixed value (a Parameter), not a schedule or a list")
+        old = float(lr.asnumpy())
+        new = self.learning_rate_function(old, params.cur_step_num)
+        if new != old:
+            if isinstance(new, bool) or not isinstance(new, int | float):
+                raise TypeError(f"LearningRateScheduler: learning_rate_function must return a "
+                                f"number, but got {new!r}")
+            lr.set_data(Tensor(float(new), lr.dtype))
 
 
 class CheckpointConfig:
