@@ -207,3 +207,10 @@ _exclude("pending primitives: LayerNorm, Conv3D(+Transpose), ResizeBilinear, Lga
 _exclude("pending primitives: Sqrt/Exp-based image kernels with gaussian windows (SSIM, "
          "MSSSIM) need Conv2D depthwise groups; not built in this round",
          "ember.nn.SSIM", "ember.nn.MSSSIM")
+_exclude("segmentation-surface metrics (Hausdorff, mean surface and RMS surface distance, "
+         "the ConfusionMatrixMetric family) and OcclusionSensitivity: not built in this round",
+         *(f"ember.nn.{n}" for n in ("HausdorffDistance", "MeanSurfaceDistance",
+                                     "RootMeanSquareDistance", "ConfusionMatrixMetric",
+                                     "OcclusionSensitivity")))
+_exclude("field-wise embedding of Ascend's wide-and-deep models: not built in this round",
+         "ember.nn.MultiFieldEmbeddingLookup")
