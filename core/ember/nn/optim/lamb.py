@@ -75,7 +75,9 @@ class LARS(Optimizer):
     """Layer-wise adaptive rate scaling around ``optimizer``: the gradient of each parameter
     that ``lars_filter`` keeps becomes ``ratio * (g + weight_decay * param)`` with
     ``ratio = coefficient * ||param|| / (||g|| + weight_decay * ||param|| + epsilon)`` (1 where
-    a norm is 0; with ``use_clip``, ``min(ratio / lr, 1)``), then ``optimizer`` updates."""
+    a norm is 0; with ``use_clip``, ``min(ratio / lr, 1)``), then ``optimizer`` updates. LARS
+    takes over the gradient weight decay of ``optimizer`` (Momentum's, as MindSpore's
+    examples use)."""
 
     def __init__(self, optimizer: Optimizer, epsilon: float = 1e-05, coefficient: float = 0.001,
                  use_clip: bool = False,
