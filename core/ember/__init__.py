@@ -81,8 +81,8 @@ __all__ = [
     "get_context", "get_level", "get_log_config", "get_ps_context", "get_py_obj_dtype",
     "get_seed", "grad", "half", "int8", "int16", "int32", "int64", "int_", "intc", "intp",
     "issubclass_", "jit", "load_checkpoint", "load_param_into_net", "log", "ms_function", "nn",
-    "ops", "profiler", "pytype_to_dtype", "reset_auto_parallel_context", "reset_ps_context", "run_check",
-    "save_checkpoint", "set_auto_parallel_context", "set_context", "set_ps_context",
+    "ops", "profiler", "pytype_to_dtype", "reset_auto_parallel_context", "reset_ps_context",
+    "run_check", "save_checkpoint", "set_auto_parallel_context", "set_context", "set_ps_context",
     "set_seed", "short", "single", "tensor_type", "ubyte", "uint", "uint8", "uint16", "uint32",
     "uint64", "uintc", "uintp", "ushort", "value_and_grad",
 ]

@@ -7,7 +7,6 @@ import importlib
 import importlib.util
 
 import pytest
-
 from mindspore16_names import EXCLUDED, NAMES
 
 

@@ -91,4 +91,7 @@ from ember.ops.operations.nn_ops import (  # noqa: F401
     tanh,
 )
 from ember.ops.operations.optim_ops import assign, assign_add  # noqa: F401
-from ember.ops.function import *  # noqa: E402, F403  (forms beyond one primitive)
+
+# isort: split
+# Forms beyond one primitive; ``softmax(x, axis)`` and the like replace the instances above.
+from ember.ops.function import *  # noqa: E402, F403

@@ -149,7 +149,8 @@ def primitive_classes() -> list[type[Primitive]]:
     while todo:
         for sub in todo.pop().__subclasses__():
             todo.append(sub)
-            if not sub.__name__.startswith("_") and sub.__module__.startswith("ember."):
+            if (not sub.__name__.startswith("_") and sub.__module__.startswith("ember.")
+                    and sub.__module__ != __name__):  # PrimitiveWithInfer/Check are bases
                 found.setdefault(sub.__name__, sub)
     return sorted(found.values(), key=lambda cls: cls.__name__)
 

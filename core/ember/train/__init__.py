@@ -2,7 +2,6 @@
 
 from ember.train import amp
 from ember.train.amp import build_train_network
-
 from ember.train.callback import (
     Callback,
     CheckpointConfig,
@@ -20,7 +19,7 @@ from ember.train.loss_scale_manager import (
 from ember.train.model import Model
 from ember.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 
-__all__ = ["amp", "build_train_network", "Callback", "CheckpointConfig", "DynamicLossScaleManager", "FixedLossScaleManager",
+__all__ = ["Callback", "CheckpointConfig", "DynamicLossScaleManager", "FixedLossScaleManager",
            "LearningRateScheduler", "LossMonitor", "LossScaleManager", "Model", "ModelCheckpoint",
            "RunContext", "TimeMonitor", "load_checkpoint", "load_param_into_net",
-           "save_checkpoint"]
+           "save_checkpoint", "amp", "build_train_network"]

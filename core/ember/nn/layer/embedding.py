@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.nn.cell import Cell
