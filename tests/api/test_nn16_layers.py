@@ -282,3 +282,21 @@ def test_wrappers():
     np.testing.assert_allclose(grads[1].asnumpy(), 2 * diff.sum(0) / diff.size, rtol=1e-4)
     nn.ParameterUpdate(net.bias)(Tensor(np.ones(2, np.float32)))
     np.testing.assert_array_equal(net.bias.asnumpy(), [1, 1])
+
+
+def test_layer_norm_and_resize_bilinear():
+    a = rand(2, 3, 4)
+    norm = nn.LayerNorm((3, 4), begin_norm_axis=1, begin_params_axis=1)
+    expected = (a - a.mean((1, 2), keepdims=True)) / np.sqrt(a.var((1, 2), keepdims=True) + 1e-7)
+    np.testing.assert_allclose(norm(Tensor(a)).asnumpy(), expected, rtol=1e-4, atol=1e-5)
+    assert [p.name for p in norm.get_parameters()] == ["gamma", "beta"]
+    img = rand(1, 1, 2, 3)
+    out = nn.ResizeBilinear()(Tensor(img), size=(3, 5), align_corners=True).asnumpy()[0, 0]
+    rows, cols = np.linspace(0, 1, 3), np.linspace(0, 2, 5)  # aligned corners
+    expected = np.array([[np.interp(c, range(3), np.array(
+        [np.interp(r, range(2), img[0, 0, :, k]) for k in range(3)])) for c in cols]
+        for r in rows])
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
+    assert nn.ResizeBilinear()(Tensor(rand(1, 2, 3, 4)), scale_factor=2).shape == (1, 2, 6, 8)
+    with pytest.raises(ValueError, match="exactly one of size and scale_factor"):
+        nn.ResizeBilinear()(Tensor(img))

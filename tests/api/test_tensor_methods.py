@@ -31,6 +31,7 @@ def _pynative():
     ("take", ([0, 5, 9],), lambda a: a.take([0, 5, 9], mode="clip")),
     ("take", ([-1, 4], 1, "wrap"), lambda a: a.take([-1, 4], 1, mode="wrap")),
     ("fill", (7.0,), lambda a: np.full_like(a, 7.0)),
+    ("cumsum", (), lambda a: a.cumsum()), ("cumsum", (1,), lambda a: a.cumsum(1)),
 ])
 def test_method_matches_numpy(method, args, oracle):
     out = getattr(Tensor(A), method)(*args)

@@ -179,6 +179,14 @@ def searchsorted(self: Tensor, v: Any, side: str = "left", sorter: Any = None) -
     return F.cast(P.ReduceSum()(F.cast(before, mstype.float32), -1), mstype.int32)
 
 
+def cumsum(self: Tensor, axis: int | None = None, dtype: Any = None) -> Tensor:
+    """Running sums along ``axis`` (of the flattened tensor when None)."""
+    source = F.reshape(self, (-1,)) if axis is None else self
+    if dtype is not None:
+        source = F.cast(source, mstype.pytype_to_dtype(dtype))
+    return P.CumSum()(source, 0 if axis is None else axis)
+
+
 def itemset(self: Tensor, *args: Any) -> Tensor:
     """A copy with one element set, as MindSpore 1.6: ``itemset(value)`` for a one-element
     tensor, ``itemset(flat_index, value)`` or ``itemset((i, j, ...), value)``."""
@@ -212,6 +220,7 @@ TABLE = {
     "all": all, "any": any, "argmin": argmin, "clip": clip, "ptp": ptp, "var": var, "std": std,
     "swapaxes": swapaxes, "expand_as": expand_as, "fill": fill, "diagonal": diagonal,
     "trace": trace, "repeat": repeat, "resize": resize, "take": take, "choose": choose,
-    "searchsorted": searchsorted, "itemset": itemset, "from_numpy": staticmethod(from_numpy),
+    "searchsorted": searchsorted, "itemset": itemset, "cumsum": cumsum,
+    "from_numpy": staticmethod(from_numpy),
     "strides": property(_strides), "has_init": property(lambda self: False),
 }

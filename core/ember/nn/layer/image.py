@@ -15,7 +15,7 @@ from ember.nn.layer.basic import check_choice, check_input, check_number
 from ember.ops import functional as F
 from ember.ops import operations as P
 
-__all__ = ["CentralCrop", "ImageGradients", "PSNR", "Unfold"]
+__all__ = ["CentralCrop", "ImageGradients", "PSNR", "ResizeBilinear", "Unfold"]
 
 
 class ImageGradients(Cell):
@@ -103,3 +103,21 @@ class Unfold(Cell):
         patches = index[:, :, rows[:, :, None, None], cols[None, None, :, :]]
         patches = patches.transpose(0, 3, 5, 1, 2, 4).reshape(n, kh * kw * c, *outs)
         return take(x, patches)
+
+
+class ResizeBilinear(Cell):
+    """NCHW images resized by bilinear interpolation to ``size`` (height, width) or by the
+    integer ``scale_factor``; ``align_corners`` makes the corner pixels coincide."""
+
+    def construct(self, x: Tensor, size: Any = None, scale_factor: int | None = None,
+                  align_corners: bool = False) -> Tensor:
+        check_input("ResizeBilinear", x, 4, exact=True)
+        if (size is None) == (scale_factor is None):
+            raise ValueError("ResizeBilinear: give exactly one of size and scale_factor")
+        if scale_factor is not None:
+            if isinstance(scale_factor, bool) or not isinstance(scale_factor, int) or (
+                    scale_factor < 1):
+                raise ValueError(f"ResizeBilinear: scale_factor must be a positive int, but got "
+                                 f"{scale_factor!r}")
+            size = (x.shape[2] * scale_factor, x.shape[3] * scale_factor)
+        return P.ResizeBilinear(tuple(size), align_corners)(x)

@@ -17,7 +17,7 @@ from ember.nn.layer.basic import (
 from ember.ops import functional as F
 from ember.ops import operations as P
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceNorm2d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceNorm2d", "LayerNorm"]
 
 
 class BatchNorm2d(Cell):
@@ -163,3 +163,35 @@ class InstanceNorm2d(Cell):
         y = _normalize(x, (2, 3), self.eps)
         return F.add(F.mul(y, F.reshape(self.gamma, (-1, 1, 1))),
                      F.reshape(self.beta, (-1, 1, 1)))
+
+
+class LayerNorm(Cell):
+    """Layer normalization over the axes from ``begin_norm_axis``, scaled by ``gamma`` and
+    shifted by ``beta`` of shape ``normalized_shape`` (the axes from ``begin_params_axis``)."""
+
+    def __init__(self, normalized_shape: tuple[int, ...] | list[int], begin_norm_axis: int = -1,
+                 begin_params_axis: int = -1, gamma_init: Any = "ones", beta_init: Any = "zeros",
+                 epsilon: float = 1e-7) -> None:
+        super().__init__()
+        if not isinstance(normalized_shape, tuple | list) or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n > 0
+                for n in normalized_shape):
+            raise TypeError(f"LayerNorm: normalized_shape must be a tuple or list of positive "
+                            f"ints, but got {normalized_shape!r}")
+        self.normalized_shape = tuple(normalized_shape)
+        self.begin_norm_axis, self.begin_params_axis = begin_norm_axis, begin_params_axis
+        self.epsilon = check_number("LayerNorm", "epsilon", epsilon, 0.0, 1.0, low_open=True)
+        self.gamma = make_parameter("LayerNorm", "gamma_init", gamma_init, self.normalized_shape,
+                                    "gamma")
+        self.beta = make_parameter("LayerNorm", "beta_init", beta_init, self.normalized_shape,
+                                   "beta")
+        self.layer_norm = P.LayerNorm(begin_norm_axis, begin_params_axis, float(epsilon))
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        return self.layer_norm(input_x, self.gamma, self.beta)[0]
+
+    def extend_repr(self) -> str:
+        return (f"normalized_shape={self.normalized_shape}, "
+                f"begin_norm_axis={self.begin_norm_axis}, "
+                f"begin_params_axis={self.begin_params_axis}, gamma{self.gamma}, "
+                f"beta={self.beta}")
