@@ -192,17 +192,17 @@ class _CellBprop:
 
     def bprop(self, *args: Any) -> tuple:
         *inputs, out, dout = args
-        grads = _cast_grads(_as_tuple(self.cell.bprop(*inputs, out, dout)), inputs)
+        grads = _as_tuple(self.cell.bprop(*inputs, out, dout))
         from ember import context
 
         if context.get_context("check_bprop"):
             _check_bprop(self.cell, inputs, grads)
-        return grads
+        return _cast_grads(grads, inputs)
 
 
 def _cast_grads(grads: tuple, inputs: list) -> tuple:
     """Floating gradients in the dtype of their floating input (a float16 gradient of a
-    float32 input becomes float32), as MindSpore converts a bprop's results."""
+    float32 input becomes float32), so that they add up with the other gradients."""
     from ember.common import dtype as mstype
     from ember.ops.operations.math_ops import cast
 
@@ -218,11 +218,12 @@ def _check_bprop(cell: Any, inputs: list, grads: tuple) -> None:
         raise ValueError(f"{name}.bprop returned {len(grads)} gradients, but the cell has "
                          f"{len(inputs)} inputs: return one gradient per input")
     for i, (x, g) in enumerate(zip(inputs, grads)):
-        if isinstance(x, Tensor) and isinstance(g, Tensor) and (
-                g.shape != x.shape or g.dtype is not x.dtype):
-            raise ValueError(f"{name}.bprop: gradient {i} has shape {list(g.shape)} and dtype "
-                             f"{g.dtype}, but input {i} has shape {list(x.shape)} and dtype "
-                             f"{x.dtype}")
+        if isinstance(x, Tensor) and isinstance(g, Tensor) and g.shape != x.shape:
+            raise ValueError(f"{name}.bprop: gradient {i} has shape {list(g.shape)}, but input "
+                             f"{i} has shape {list(x.shape)}")
+        if isinstance(x, Tensor) and isinstance(g, Tensor) and g.dtype is not x.dtype:
+            raise TypeError(f"{name}.bprop: gradient {i} has dtype {g.dtype}, but input {i} has "
+                            f"dtype {x.dtype} (without check_bprop it is cast to {x.dtype})")
         if isinstance(x, Tensor) and g is not None and not isinstance(g, Tensor):
             raise TypeError(f"{name}.bprop: gradient {i} must be a Tensor, but got "
                             f"{type(g).__name__}")

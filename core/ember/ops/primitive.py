@@ -37,13 +37,19 @@ class Primitive:
     #: update must happen where the Parameter lives, so fallback_device_target never runs them.
     updates_parameters = False
 
-    def __init__(self) -> None:
+    _name: str | None = None
+
+    def __init__(self, name: str | None = None) -> None:
         self._kernel: Any = None
         self._kernel_owner: Any = None
+        if name is not None:  # MindSpore's Primitive(name), PrimitiveWithInfer(name)
+            if not isinstance(name, str) or not name:
+                raise TypeError(f"Primitive: name must be a non-empty str, but got {name!r}")
+            self._name = name
 
     @property
     def name(self) -> str:
-        return type(self).__name__
+        return self._name or type(self).__name__
 
     def prepare(self, args: tuple) -> tuple:
         """Convert inputs before ``infer`` (binary ops turn scalars into tensors here)."""

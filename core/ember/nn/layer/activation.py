@@ -190,8 +190,9 @@ _ACTIVATIONS: dict[str, type[Cell]] = {
 
 
 def get_activation(name: str, prim_name: str | None = None) -> Cell | None:
-    """A new activation cell from its name (``'relu'``, ``'softmax'``, ...); None for None."""
-    if name is None:
+    """A new activation cell from its name (``'relu'``, ``'softmax'``, ...); None for None or
+    the empty name (MindSpore's tests pass ``activation=''`` for none)."""
+    if name is None or name == "":
         return None
     owner = prim_name or "get_activation"
     if name not in _ACTIVATIONS:

@@ -43,6 +43,9 @@ class PSNR(Cell):
         if img1.shape != img2.shape:
             raise ValueError(f"PSNR: the images must have the same shape, but got "
                              f"{list(img1.shape)} and {list(img2.shape)}")
+        if img1.dtype is not img2.dtype:
+            raise TypeError(f"PSNR: the images must have the same dtype, but got {img1.dtype} "
+                            f"and {img2.dtype}")
         diff = F.sub(F.cast(img1, mstype.float32), F.cast(img2, mstype.float32))
         mse = P.ReduceMean()(F.square(diff), (1, 2, 3))
         return F.mul(F.log(F.real_div(self.max_val ** 2, mse)), 10 / math.log(10))
