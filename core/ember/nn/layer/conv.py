@@ -93,28 +93,30 @@ class Conv2d(Cell):
                 f"bias_init={self.bias_init}, format={self.format}")
 
 
-def _int(layer: str, name: str, value: Any, minimum: int = 1) -> int:
-    return check_int(layer, name, value, minimum)
-
-
-class Conv1d(Conv2d):
-    """1-D convolution of an NCL input: a Conv2d over (N, C, 1, L) with a (1, k) kernel;
-    ``weight`` is (out_channels, in_channels / group, 1, kernel_size), as MindSpore's."""
+class _OneD(Cell):
+    """A 1-D layer made of its 2-D base (next in the MRO): an NCL input runs as (N, C, 1, L)
+    with a (1, k) kernel; the 2-D arguments come from the 1-D ones."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int = 1,
                  pad_mode: str = "same", padding: int = 0, dilation: int = 1, group: int = 1,
                  has_bias: bool = False, weight_init: Any = "normal",
                  bias_init: Any = "zeros") -> None:
-        layer = "Conv1d"
-        super().__init__(in_channels, out_channels, (1, _int(layer, "kernel_size", kernel_size)),
-                         (1, _int(layer, "stride", stride)), pad_mode,
-                         (0, 0, *(2 * (_int(layer, "padding", padding, 0),))),
-                         (1, _int(layer, "dilation", dilation)), group, has_bias, weight_init,
+        layer = type(self).__name__
+        kernel_size, stride, dilation = (check_int(layer, name, value) for name, value in (
+            ("kernel_size", kernel_size), ("stride", stride), ("dilation", dilation)))
+        padding = check_int(layer, "padding", padding, 0)
+        super().__init__(in_channels, out_channels, (1, kernel_size), (1, stride), pad_mode,
+                         (0, 0, padding, padding), (1, dilation), group, has_bias, weight_init,
                          bias_init)
 
     def construct(self, x: Tensor) -> Tensor:
-        check_input("Conv1d", x, 3, exact=True)
+        check_input(type(self).__name__, x, 3, exact=True)
         return F.squeeze(super().construct(F.expand_dims(x, 2)), 2)
+
+
+class Conv1d(_OneD, Conv2d):
+    """1-D convolution of an NCL input: a Conv2d over (N, C, 1, L) with a (1, k) kernel;
+    ``weight`` is (out_channels, in_channels / group, 1, kernel_size), as MindSpore's."""
 
 
 class Conv2dTranspose(Cell):
@@ -170,20 +172,5 @@ class Conv2dTranspose(Cell):
         return self.bias_add(output, self.bias) if self.has_bias else output
 
 
-class Conv1dTranspose(Conv2dTranspose):
+class Conv1dTranspose(_OneD, Conv2dTranspose):
     """1-D transposed convolution of an NCL input (a Conv2dTranspose with a (1, k) kernel)."""
-
-    def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int = 1,
-                 pad_mode: str = "same", padding: int = 0, dilation: int = 1, group: int = 1,
-                 has_bias: bool = False, weight_init: Any = "normal",
-                 bias_init: Any = "zeros") -> None:
-        layer = "Conv1dTranspose"
-        super().__init__(in_channels, out_channels, (1, _int(layer, "kernel_size", kernel_size)),
-                         (1, _int(layer, "stride", stride)), pad_mode,
-                         (0, 0, *(2 * (_int(layer, "padding", padding, 0),))),
-                         (1, _int(layer, "dilation", dilation)), group, has_bias, weight_init,
-                         bias_init)
-
-    def construct(self, x: Tensor) -> Tensor:
-        check_input("Conv1dTranspose", x, 3, exact=True)
-        return F.squeeze(super().construct(F.expand_dims(x, 2)), 2)
