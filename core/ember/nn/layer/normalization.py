@@ -99,6 +99,22 @@ class BatchNorm3d(BatchNorm2d):
         return F.reshape(super().construct(F.reshape(x, (n, c, d * h, w))), x.shape)
 
 
+class _ChannelAffine(Cell):
+    """Normalization followed by the per-channel affine ``gamma * y + beta`` (NCHW)."""
+
+    def _init_affine(self, channels: int, affine: bool, gamma_init: Any, beta_init: Any) -> None:
+        layer = self.cls_name
+        self.affine = check_bool(layer, "affine", affine)
+        self.gamma = make_parameter(layer, "gamma_init", gamma_init, (channels,), "gamma",
+                                    requires_grad=affine)
+        self.beta = make_parameter(layer, "beta_init", beta_init, (channels,), "beta",
+                                   requires_grad=affine)
+
+    def _scale_shift(self, y: Tensor) -> Tensor:
+        return F.add(F.mul(y, F.reshape(self.gamma, (-1, 1, 1))),
+                     F.reshape(self.beta, (-1, 1, 1)))
+
+
 def _normalize(x: Tensor, axes: tuple[int, ...], eps: float) -> Tensor:
     mean = P.ReduceMean(True)(x, axes)
     centred = F.sub(x, mean)
@@ -106,7 +122,7 @@ def _normalize(x: Tensor, axes: tuple[int, ...], eps: float) -> Tensor:
     return F.mul(centred, F.rsqrt(F.add(variance, eps)))
 
 
-class GroupNorm(Cell):
+class GroupNorm(_ChannelAffine):
     """Normalization over groups of channels of an NCHW input, then a per-channel affine
     ``gamma * x + beta``."""
 
@@ -120,11 +136,7 @@ class GroupNorm(Cell):
             raise ValueError(f"GroupNorm: num_channels ({num_channels}) must be divisible by "
                              f"num_groups ({num_groups})")
         self.eps = check_number(layer, "eps", eps, 0.0, 1.0, low_open=True)
-        self.affine = check_bool(layer, "affine", affine)
-        self.gamma = make_parameter(layer, "gamma_init", gamma_init, (num_channels,), "gamma",
-                                    requires_grad=affine)
-        self.beta = make_parameter(layer, "beta_init", beta_init, (num_channels,), "beta",
-                                   requires_grad=affine)
+        self._init_affine(num_channels, affine, gamma_init, beta_init)
 
     def construct(self, x: Tensor) -> Tensor:
         check_input("GroupNorm", x, 4, exact=True)
@@ -133,12 +145,10 @@ class GroupNorm(Cell):
             raise ValueError(f"GroupNorm: expects {self.num_channels} channels, but the input "
                              f"has {c}")
         grouped = F.reshape(x, (n, self.num_groups, -1))
-        y = F.reshape(_normalize(grouped, (2,), self.eps), x.shape)
-        return F.add(F.mul(y, F.reshape(self.gamma, (-1, 1, 1))),
-                     F.reshape(self.beta, (-1, 1, 1)))
+        return self._scale_shift(F.reshape(_normalize(grouped, (2,), self.eps), x.shape))
 
 
-class InstanceNorm2d(Cell):
+class InstanceNorm2d(_ChannelAffine):
     """Normalization of each channel of each NCHW sample over its H and W, then a per-channel
     affine ``gamma * x + beta``."""
 
@@ -149,20 +159,14 @@ class InstanceNorm2d(Cell):
         self.num_features = check_int(layer, "num_features", num_features)
         self.eps = check_number(layer, "eps", eps, 0.0, 1.0, low_open=True)
         self.momentum = check_number(layer, "momentum", momentum, 0.0, 1.0)
-        self.affine = check_bool(layer, "affine", affine)
-        self.gamma = make_parameter(layer, "gamma_init", gamma_init, (num_features,), "gamma",
-                                    requires_grad=affine)
-        self.beta = make_parameter(layer, "beta_init", beta_init, (num_features,), "beta",
-                                   requires_grad=affine)
+        self._init_affine(num_features, affine, gamma_init, beta_init)
 
     def construct(self, x: Tensor) -> Tensor:
         check_input("InstanceNorm2d", x, 4, exact=True)
         if x.shape[1] != self.num_features:
             raise ValueError(f"InstanceNorm2d: expects {self.num_features} channels, but the "
                              f"input has {x.shape[1]}")
-        y = _normalize(x, (2, 3), self.eps)
-        return F.add(F.mul(y, F.reshape(self.gamma, (-1, 1, 1))),
-                     F.reshape(self.beta, (-1, 1, 1)))
+        return self._scale_shift(_normalize(x, (2, 3), self.eps))
 
 
 class LayerNorm(Cell):
