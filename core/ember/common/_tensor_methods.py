@@ -62,15 +62,14 @@ def copy(self: Tensor) -> Tensor:
     return Tensor(self.asnumpy(), self.dtype)
 
 
-def _operand(other: Any) -> Any:
-    """A tuple or list beside a Tensor in an operator is a Tensor, as in MindSpore."""
-    return Tensor(other) if isinstance(other, tuple | list) else other
+_SEQUENCES = (tuple, list)  # beside a Tensor in an operator they are Tensors, as in MindSpore
 
 
 def _binary(fn: Any, reflected: bool = False) -> Any:
     if reflected:
-        return lambda self, other: fn(_operand(other), self)
-    return lambda self, other: fn(self, _operand(other))
+        return lambda self, other: fn(
+            Tensor(other) if isinstance(other, _SEQUENCES) else other, self)
+    return lambda self, other: fn(self, Tensor(other) if isinstance(other, _SEQUENCES) else other)
 
 
 def _unary(fn: Any) -> Any:

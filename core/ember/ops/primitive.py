@@ -37,7 +37,13 @@ class Primitive:
     #: update must happen where the Parameter lives, so fallback_device_target never runs them.
     updates_parameters = False
 
-    _name: str | None = None
+    #: The primitive's name: its class name (a plain class attribute, read on every call), or
+    #: the name given to ``Primitive(name)`` as MindSpore's user-defined primitives do.
+    name = "Primitive"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.name = cls.__name__
 
     def __init__(self, name: str | None = None) -> None:
         self._kernel: Any = None
@@ -45,11 +51,7 @@ class Primitive:
         if name is not None:  # MindSpore's Primitive(name), PrimitiveWithInfer(name)
             if not isinstance(name, str) or not name:
                 raise TypeError(f"Primitive: name must be a non-empty str, but got {name!r}")
-            self._name = name
-
-    @property
-    def name(self) -> str:
-        return self._name or type(self).__name__
+            self.__dict__["name"] = name
 
     def prepare(self, args: tuple) -> tuple:
         """Convert inputs before ``infer`` (binary ops turn scalars into tensors here)."""
@@ -64,7 +66,7 @@ class Primitive:
 
     def attrs(self) -> dict[str, Any]:
         """The primitive's attributes, as shown in errors and graph dumps."""
-        return {k: v for k, v in vars(self).items() if not k.startswith("_")}
+        return {k: v for k, v in vars(self).items() if not k.startswith("_") and k != "name"}
 
     def add_prim_attr(self, name: str, value: Any) -> Primitive:
         """Set attribute ``name`` (shown in graph dumps and errors); returns the primitive."""
