@@ -108,6 +108,9 @@ def test_math_layers():
     b = rand(2, 5, 4)
     np.testing.assert_allclose(nn.MatMul(transpose_x2=True)(Tensor(a), Tensor(b)).asnumpy(),
                                a @ b.transpose(0, 2, 1), rtol=1e-5)
+    spd = a @ a.T + 3 * np.eye(3, dtype=np.float32)
+    np.testing.assert_allclose(nn.MatInverse()(Tensor(spd)).asnumpy(), np.linalg.inv(spd),
+                               rtol=1e-4, atol=1e-5)
     mean, var = nn.Moments(axis=1, keep_dims=True)(Tensor(a))
     np.testing.assert_allclose(mean.asnumpy(), a.mean(1, keepdims=True), rtol=1e-5)
     np.testing.assert_allclose(var.asnumpy(), a.var(1, keepdims=True), rtol=1e-5)

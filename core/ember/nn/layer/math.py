@@ -14,7 +14,7 @@ from ember.ops import functional as F
 from ember.ops import operations as P
 from ember.ops.composite import matmul
 
-__all__ = ["MatMul", "Moments", "Range", "ReduceLogSumExp"]
+__all__ = ["MatInverse", "MatMul", "Moments", "Range", "ReduceLogSumExp"]
 
 
 class ReduceLogSumExp(Cell):
@@ -83,3 +83,14 @@ class Moments(Cell):
                                                axis)
         mean = mean if self.keep_dims else P.ReduceMean(False)(mean, axis)
         return F.cast(mean, x.dtype), F.cast(variance, x.dtype)
+
+
+class MatInverse(Cell):
+    """The inverse of each (positive-definite) matrix in the last two axes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inverse = P.MatrixInverse()
+
+    def construct(self, a: Tensor) -> Tensor:
+        return self.inverse(a)
