@@ -186,9 +186,8 @@ _exclude("dataset sinking helpers of Ascend/GPU device queues",
          "ember.DatasetHelper", "ember.connect_network_with_dataset",
          "ember.train.DatasetHelper", "ember.train.connect_network_with_dataset",
          "ember.async_ckpt_thread_status", "ember.train.async_ckpt_thread_status")
-_exclude("summary and landscape files need MindInsight's protobuf formats: not built in this "
-         "round", "ember.train.callback.SummaryCollector", "ember.train.callback.SummaryLandscape",
-         "ember.train.summary.SummaryRecord")
+_exclude("loss-landscape files of MindInsight: not built in this round",
+         "ember.train.callback.SummaryLandscape")
 _exclude("pending primitives: random sampling (StandardNormal, UniformReal, Gamma, Poisson, "
          "Multinomial, RandomCategorical, Laplace)",
          *(f"ember.ops.{n}" for n in ("normal", "laplace", "uniform", "gamma", "poisson",

@@ -9,6 +9,7 @@ from ember.train.callback import (
     LossMonitor,
     ModelCheckpoint,
     RunContext,
+    SummaryCollector,
     TimeMonitor,
 )
 from ember.train.loss_scale_manager import (
@@ -21,5 +22,5 @@ from ember.train.serialization import load_checkpoint, load_param_into_net, save
 
 __all__ = ["Callback", "CheckpointConfig", "DynamicLossScaleManager", "FixedLossScaleManager",
            "LearningRateScheduler", "LossMonitor", "LossScaleManager", "Model", "ModelCheckpoint",
-           "RunContext", "TimeMonitor", "load_checkpoint", "load_param_into_net",
-           "save_checkpoint", "amp", "build_train_network"]
+           "RunContext", "SummaryCollector", "TimeMonitor", "load_checkpoint",
+           "load_param_into_net", "save_checkpoint", "amp", "build_train_network"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -303,3 +304,72 @@ class ModelCheckpoint(Callback):
             if os.path.exists(old):
                 os.remove(old)
 
+
+
+class SummaryCollector(Callback):
+    """Write the training loss (tag ``loss/auto``) every ``collect_freq`` steps, and the
+    evaluation metrics (``eval/<name>``, at the training step reached) at the end of an
+    evaluation, to an event file in
+    ``summary_dir`` (see :class:`ember.train.summary.SummaryRecord`). ember collects these
+    scalars only: the graph, dataset graph, lineage, input data and histograms that
+    ``collect_specified_data`` may name are not written, which a warning says once."""
+
+    _KEYS = ("collect_metric", "collect_graph", "collect_train_lineage",
+             "collect_eval_lineage", "collect_input_data", "collect_dataset_graph",
+             "histogram_regular")
+
+    def __init__(self, summary_dir: str, collect_freq: int = 10,
+                 collect_specified_data: dict | None = None, keep_default_action: bool = True,
+                 custom_lineage_data: dict | None = None, collect_tensor_freq: int | None = None,
+                 max_file_size: int | None = None, export_options: Any = None) -> None:
+        if isinstance(collect_freq, bool) or not isinstance(collect_freq, int) or (
+                collect_freq <= 0):
+            raise ValueError(f"SummaryCollector: collect_freq must be a positive int, but got "
+                             f"{collect_freq!r}")
+        given = dict(collect_specified_data or {})
+        unknown = sorted(set(given) - set(self._KEYS))
+        if unknown:
+            raise ValueError(f"SummaryCollector: unknown collect_specified_data keys {unknown}; "
+                             f"accepted: {list(self._KEYS)}")
+        wanted = {k: keep_default_action for k in self._KEYS}
+        wanted.update(given)
+        self.summary_dir, self.collect_freq = summary_dir, collect_freq
+        self.collect_metric = bool(wanted["collect_metric"])
+        self._unwritten = [k for k, v in wanted.items() if v and k != "collect_metric"]
+        self.max_file_size, self.export_options = max_file_size, export_options
+        self._record: Any = None
+        self._train_step = 0  # eval metrics are recorded at the training step reached
+
+    def _open(self) -> Any:
+        if self._record is None:
+            from ember.train.summary import SummaryRecord
+
+            if self._unwritten:
+                warnings.warn(f"SummaryCollector: ember writes scalars only; "
+                              f"{self._unwritten} are not collected", stacklevel=3)
+            self._record = SummaryRecord(self.summary_dir, max_file_size=self.max_file_size,
+                                         export_options=self.export_options)
+        return self._record
+
+    def begin(self, run_context: RunContext) -> None:
+        self._open()
+
+    def step_end(self, run_context: RunContext) -> None:
+        params = run_context.original_args()
+        if params.get("mode") == "eval" or not self.collect_metric:
+            return
+        self._train_step = params.cur_step_num
+        if params.cur_step_num % self.collect_freq == 0:
+            record = self._open()
+            record.add_value("scalar", "loss/auto", _loss_value(params.net_outputs))
+            record.record(params.cur_step_num)
+
+    def end(self, run_context: RunContext) -> None:
+        params = run_context.original_args()
+        record = self._open()
+        if params.get("mode") == "eval" and self.collect_metric:
+            for name, value in (params.get("metrics") or {}).items():
+                if np.size(value) == 1:
+                    record.add_value("scalar", f"eval/{name}", value)
+            record.record(self._train_step)
+        record.flush()  # the file stays open for later runs (one file per collector)
