@@ -1,4 +1,5 @@
-"""Higher-order composites: ``MultitypeFuncGraph``, ``HyperMap``, ``Map``, ``add_flags``."""
+"""Higher-order composites: ``MultitypeFuncGraph``, ``HyperMap``, ``Map``, ``add_flags``; with
+``GradOperation`` re-exported, as ``mindspore.ops.composite.base`` has it."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ember.common.tensor import Tensor
+from ember.ops.composite.grad import GradOperation  # noqa: F401  (MindSpore's path)
 
 #: MindSpore's type names in ``MultitypeFuncGraph.register``, as Python predicates.
 _TYPE_TESTS: dict[str, Callable[[Any], bool]] = {
