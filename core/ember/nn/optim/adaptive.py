@@ -82,9 +82,12 @@ class RMSProp(_Rule):
                  weight_decay: float = 0.0) -> None:
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         owner = "RMSProp"
-        self.decay = float(_non_negative(owner, "decay", decay))
-        self.momentum = float(_non_negative(owner, "momentum", momentum))
-        self.epsilon = float(epsilon)
+        for name, value in (("decay", decay), ("momentum", momentum), ("epsilon", epsilon)):
+            if not isinstance(value, float):  # MindSpore takes floats only here
+                raise TypeError(f"RMSProp: {name} must be a float, but got {value!r}")
+        self.decay = _non_negative(owner, "decay", decay)
+        self.momentum = _non_negative(owner, "momentum", momentum)
+        self.epsilon = epsilon
         if not self.epsilon > 0:
             raise ValueError(f"RMSProp: epsilon must be > 0, but got {epsilon!r}")
         self.use_locking = _check_bool(owner, "use_locking", use_locking)
