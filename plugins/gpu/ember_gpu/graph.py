@@ -43,8 +43,10 @@ class CompiledGraph:
         #: The kernel of every primitive node, those of the subgraphs included, by node id.
         self.kernels = {node.id: self._node_kernel(node, resolve_kernel(eager, node.prim))
                         for g in walk(graph) for node in g.nodes if not subgraphs(node)}
-        #: Whether XLA compiles the graph whole: not when a node calls back into Python.
-        self.jit = not any(getattr(k, "calls_python", False) for k in self.kernels.values())
+        #: Whether XLA compiles the graph whole: not when a node calls back into Python or
+        #: uses a TensorFlow op XLA lacks (its kernel says ``xla = False``).
+        self.jit = not any(getattr(k, "calls_python", False) or not getattr(k, "xla", True)
+                           for k in self.kernels.values())
         self.function = tf.function(self._body, jit_compile=True if self.jit else None,
                                     autograph=False)
         self._concrete: Any = None
