@@ -34,8 +34,8 @@ __all__ = ["Switch", "WhileLoop", "call_graph", "cond", "switch", "switch_layer"
 
 
 class Undefined:
-    """A variable with no value on some path (assigned in one branch only, or only inside a
-    loop on a tensor condition); using it is an error that names it."""
+    """The value of a variable with none on some path (assigned in one branch only, or only
+    inside a loop on a tensor condition); its repr names the variable."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -308,10 +308,6 @@ def _as_const(graph: Graph, number: Any, like: Value) -> Value:
     return value
 
 
-def _where() -> str:
-    return user_frame()
-
-
 def _mismatch(what: str, name: str, a: Any, b: Any, where: str) -> GraphCompileError:
     show = [f"Tensor(shape={list(x.shape)}, dtype={x.dtype})" if isinstance(x, Value)
             else _describe(x) for x in (a, b)]
@@ -381,7 +377,7 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], operands: Sequenc
         if isinstance(index, bool | type(None)) or len(branches) == 2:
             return (branches[1] if index else branches[0])(*operands)
         return branches[min(max(int(index), 0), len(branches) - 1)](*operands)
-    where = _where()
+    where = user_frame()
     subs = [_trace_sub(fn, operands, f"branch{i}_") for i, fn in enumerate(branches)]
     if any(s.tree != subs[0].tree for s in subs):
         raise GraphCompileError(f"if/else (Switch) at {where}: the branches return values of "
@@ -436,7 +432,7 @@ def while_loop(cond_fn: Callable[..., Any], body_fn: Callable[..., Any],
 
 def _while_node(cond_fn: Callable[..., Any], body_fn: Callable[..., Any], vals: list[Any],
                 names: Sequence[str]) -> list[Any]:
-    where = _where()
+    where = user_frame()
     carried = [i for i, v in enumerate(vals) if _is_operand(v) or (
         isinstance(v, bool | int | float) and not isinstance(v, Undefined))]
     init = list(vals)
