@@ -463,12 +463,14 @@ CONTEXT = _table(
            deprecated=_DUMP),
     Option("save_dump_path", str, ".", "Directory of the dumps.", directory, platforms=ASCEND,
            deprecated=_DUMP),
-    Option("enable_profiling", bool, False, "Collect profiling data.", platforms=ASCEND,
-           deprecated=_PROFILER),
+    Option("enable_profiling", bool, False,
+           "Profile the process (ember.Profiler) into profiling_options' output until set to "
+           "False or the process ends.", deprecated=_PROFILER),
     Option("profiling_options", str, "",
            "Profiling options as a JSON object with keys output, training_trace, task_trace, "
-           "aicpu ('on'/'off'), fp_point, bp_point and aic_metrics; empty: not set.",
-           json_text(PROFILING_OPTIONS), platforms=ASCEND, deprecated=_PROFILER),
+           "aicpu ('on'/'off'), fp_point, bp_point and aic_metrics; empty: not set. The "
+           "Profiler reads output, fp_point and bp_point; the rest are Ascend's.",
+           json_text(PROFILING_OPTIONS), deprecated=_PROFILER),
     Option("print_file_path", str, "",
            "File that ops.Print appends its text to instead of the screen; empty: the screen. "
            "Honoured on every backend (ops.Print runs in the core).", file_path),

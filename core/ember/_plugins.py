@@ -217,3 +217,7 @@ def context_committed(changes: dict[str, Any]) -> None:
         from ember._executor import forget_executors
 
         forget_executors()
+    if "enable_profiling" in changes:
+        from ember import profiler
+
+        profiler.context_profiling(changes["enable_profiling"])

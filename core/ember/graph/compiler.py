@@ -20,6 +20,7 @@ import numpy as np
 
 from ember import _autodiff
 from ember._executor import load_graph, state, to_device
+from ember._instrument import GraphWatch
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 from ember.graph import passes, serialize
@@ -81,17 +82,32 @@ class CompiledFunction:
     def __init__(self, graph: Graph, runner: Callable[..., Any], executor: Any) -> None:
         self.graph = graph
         self.runner = runner
+        self.executor = executor
         self.device = executor.device
         self.params = [v.param for v in graph.params]
+        self.graph_id = _counters["compiles"]
+        self.watched: Any = None  # (GraphWatch, runner) once the profiler or dump observes
 
     def __call__(self, args: tuple) -> Any:
         device = self.device
         arrays = [a._data if a._device is device else to_device(a, device)
                   for a in (*graph_inputs(args), *self.params)]
-        results = iter(self.runner(*arrays))
+        runner = self.runner if state.observe is None else self._watched_runner()
+        results = iter(runner(*arrays))
         leaves = [Tensor._make(next(results), v.dtype, v.shape, device)
                   if isinstance(v, Value) else v for v in self.graph.outputs]
         return unflatten(self.graph.out_tree, leaves)
+
+    def _watched_runner(self) -> Callable[..., Any]:
+        """The graph compiled with each node's kernel observed (``ember._instrument``);
+        each call is one more step."""
+        if self.watched is None:
+            to_host = self.device.to_host if self.device is not None else (lambda a: a)
+            watch = GraphWatch(self.graph, self.graph_id, to_host)
+            self.watched = watch, self.executor.compile(self.graph, wrap=watch)
+        watch, runner = self.watched
+        watch.step += 1
+        return runner
 
 
 def _evaluate(node: Node, arrays: list[Any]) -> list[np.ndarray]:

@@ -30,15 +30,22 @@ from ember_gpu.kernels.python import python_call
 class CompiledGraph:
     """A graph ready to run: call it with the input arrays, then the parameter variables."""
 
-    def __init__(self, graph: Graph, device: TfDevice) -> None:
+    def __init__(self, graph: Graph, device: TfDevice,
+                 wrap: Callable[..., Any] | None = None) -> None:
         tf = device.tf
         self.graph = graph
         self.device = device
         eager = TfExecutor(device)
         self.steps = [(node, self._node_kernel(node, resolve_kernel(eager, node.prim)))
                       for node in graph.nodes]
+        #: Observed (``wrap``: the profiler or the dump): the nodes run eagerly, one by one,
+        #: each kernel wrapped, so that each node's time and values are seen.
+        self.eager = wrap is not None
+        if wrap is not None:
+            self.steps = [(node, wrap(node, kernel)) for node, kernel in self.steps]
         #: Whether XLA compiles the graph whole: not when a node calls back into Python.
-        self.jit = not any(getattr(kernel, "calls_python", False) for _, kernel in self.steps)
+        self.jit = not self.eager and not any(getattr(kernel, "calls_python", False)
+                                              for _, kernel in self.steps)
         self.function = tf.function(self._body, jit_compile=True if self.jit else None,
                                     autograph=False)
         self._concrete: Any = None
@@ -78,6 +85,8 @@ class CompiledGraph:
         # The concrete function traced for this call's signature (the core compiles a graph per
         # input signature): calling it directly skips tf.function's per-call matching of every
         # argument, ~45 us an argument for the Parameters' variables.
+        if self.eager:
+            return self._body(*self._inputs(arrays))
         if self._concrete is None:
             self._concrete = self.function.get_concrete_function(*self._inputs(arrays))
         try:
@@ -127,5 +136,7 @@ class GraphExecutor:
     def __init__(self, device: TfDevice) -> None:
         self.device = device
 
-    def compile(self, graph: Graph) -> CompiledGraph:
-        return CompiledGraph(graph, self.device)
+    def compile(self, graph: Graph, wrap: Callable[..., Any] | None = None) -> CompiledGraph:
+        """``wrap(node, kernel)``, when given, replaces each node's kernel, and the graph runs
+        node by node (the profiler and the dump observe the nodes through it)."""
+        return CompiledGraph(graph, self.device, wrap)
