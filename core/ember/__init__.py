@@ -1,6 +1,8 @@
 """Ember: MindSpore 1.6's Python API on pluggable device backends."""
 
-from ember import context, nn, ops, profiler
+import os as _os
+
+from ember import context, dump, nn, ops, profiler
 from ember.common import dtype
 from ember.common.dtype import (
     bool_,
@@ -41,3 +43,6 @@ __all__ = [
     "load_param_into_net", "ms_function", "nn", "ops", "profiler", "save_checkpoint",
     "set_context", "set_seed", "uint8", "uint16", "uint32", "uint64",
 ]
+
+if _os.environ.get(dump.ENV):  # MindSpore reads its dump configuration when it starts
+    dump.start()

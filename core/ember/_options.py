@@ -459,10 +459,10 @@ CONTEXT = _table(
     # debugging
     Option("save_graphs", bool, False, "Write the IR of each compile stage."),
     Option("save_graphs_path", str, ".", "Directory the graphs are written to.", directory),
-    Option("enable_dump", bool, False, "Dump operator data.", platforms=ASCEND,
-           deprecated=_DUMP),
-    Option("save_dump_path", str, ".", "Directory of the dumps.", directory, platforms=ASCEND,
-           deprecated=_DUMP),
+    Option("enable_dump", bool, False,
+           "Dump the ops' inputs and outputs (ember.dump): as MINDSPORE_DUMP_CONFIG says, or "
+           "every op into save_dump_path.", deprecated=_DUMP),
+    Option("save_dump_path", str, ".", "Directory of the dumps.", directory, deprecated=_DUMP),
     Option("enable_profiling", bool, False,
            "Profile the process (ember.Profiler) into profiling_options' output until set to "
            "False or the process ends.", deprecated=_PROFILER),

@@ -221,3 +221,7 @@ def context_committed(changes: dict[str, Any]) -> None:
         from ember import profiler
 
         profiler.context_profiling(changes["enable_profiling"])
+    if "enable_dump" in changes or "save_dump_path" in changes:
+        from ember import context, dump
+
+        dump.context_dump(context.get_context("enable_dump"))
