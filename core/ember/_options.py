@@ -14,6 +14,7 @@ import ipaddress
 import json
 import os
 import re
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from itertools import pairwise
@@ -271,6 +272,12 @@ def file_path(label: str, value: str) -> str:
     return value
 
 
+def timestamped(path: str) -> str:
+    """``path``, or ``path.<seconds since the epoch>`` when a file is there (MindSpore's rule for
+    print_file_path)."""
+    return f"{path}.{int(time.time())}" if path and os.path.exists(path) else path
+
+
 def absolute_path(label: str, value: str) -> str:
     """An absolute path."""
     if not os.path.isabs(value):
@@ -472,8 +479,9 @@ CONTEXT = _table(
            "Profiler reads output, fp_point and bp_point; the rest are Ascend's.",
            json_text(PROFILING_OPTIONS), deprecated=_PROFILER),
     Option("print_file_path", str, "",
-           "File that ops.Print appends its text to instead of the screen; empty: the screen. "
-           "Honoured on every backend (ops.Print runs in the core).", file_path),
+           "File that ops.Print writes to instead of the screen, as MindSpore's print protobuf "
+           "(read it with ember.parse_print); if the file exists, '.<seconds since the epoch>' "
+           "is appended to the name. Empty: the screen.", file_path, encode=timestamped),
     Option("env_config_path", str, "",
            'JSON file of environment settings: {"rdr": {"enable": bool, "path": absolute '
            'path}, "sys": {"mem_reuse": bool}}; empty: not set.', json_file(ENV_CONFIG)),

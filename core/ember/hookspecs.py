@@ -71,9 +71,10 @@ def ember_graph_executor(device_target: str, context: dict[str, Any]) -> Any:
     an object with ``device`` (as the PyNative executor's) and ``compile(graph)``, which turns
     an ``ember.graph.ir.Graph`` into a callable taking the arrays of ``graph.inputs`` then
     ``graph.params`` and returning a tuple with the arrays of the graph outputs that are
-    Values. ``compile(graph, wrap=fn)`` (used while the profiler or the dump observe) calls
-    each node's kernel through ``fn(node, kernel)``, run as the graph executes, once per run. Get kernels through ``ember.backend.resolve_kernel`` so that
-    fallback_device_target applies. First non-None result wins.
+    Values. ``compile(graph, wrap=fn)`` (used while the profiler or the dump observe) runs
+    each node's kernel as ``fn(node, kernel)`` returns it, called once per node per run. Get
+    kernels through ``ember.backend.resolve_kernel`` so that fallback_device_target applies.
+    First non-None result wins.
     """
 
 
