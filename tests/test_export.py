@@ -1,0 +1,99 @@
+"""``ember.export(..., file_format="ONNX")``: the model runs in onnxruntime and gives Ember's
+logits; unsupported primitives and formats are refused by name."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ember
+from ember import Tensor, context, nn, ops
+
+onnx = pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "contrib" / "lenet"))
+from lenet import LeNet5  # noqa: E402
+
+
+class ResidualBlock(nn.Cell):
+    """A ResNet basic block: conv-bn-relu-conv-bn, the shortcut added, then pooled."""
+
+    def __init__(self, channels: int = 4) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, pad_mode="same", has_bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, pad_mode="pad", padding=1, has_bias=False)
+        self.bn2 = nn.BatchNorm2d(channels)
+        self.relu = nn.ReLU()
+        self.pool = nn.AvgPool2d(2, 2)
+        self.fc = nn.Dense(channels * 16, 5)
+        self.flatten = nn.Flatten()
+
+    def construct(self, x: Tensor) -> Tensor:
+        y = self.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        y = self.pool(self.relu(y + x))
+        return ops.softmax(self.fc(self.flatten(y)))
+
+
+def non_trivial_batch_norm(net: nn.Cell) -> None:
+    """Moving statistics other than 0 and 1, so inference BatchNorm is tested."""
+    rng = np.random.default_rng(1)
+    for p in net.get_parameters():
+        if "moving" in p.name or "gamma" in p.name or "beta" in p.name:
+            p.set_data(Tensor(rng.uniform(0.5, 1.5, p.shape).astype(np.float32)))
+
+
+def run_onnx(path: str, x: np.ndarray) -> np.ndarray:
+    session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    (out,) = session.run(None, {session.get_inputs()[0].name: x})
+    return out
+
+
+@pytest.mark.parametrize(("make", "shape"), [(LeNet5, (3, 1, 32, 32)),
+                                             (ResidualBlock, (2, 4, 8, 8))])
+def test_onnxruntime_gives_embers_logits(tmp_path: Path, make, shape) -> None:
+    net = make()
+    non_trivial_batch_norm(net)
+    net.set_train(True)
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    path = ember.export(net, Tensor(x), file_name=str(tmp_path / "net"), file_format="ONNX")
+    assert path == str(tmp_path / "net.onnx") and net.training  # the mode is restored
+    model = onnx.load(path)
+    assert model.opset_import[0].version >= 13
+    assert {i.name for i in model.graph.initializer} >= {p.name for p in net.get_parameters()
+                                                         if "moving" not in p.name} - {""}
+    net.set_train(False)
+    want = net(Tensor(x)).asnumpy()
+    np.testing.assert_allclose(run_onnx(path, x), want, rtol=1e-5, atol=1e-5)
+    context.set_context(mode=context.GRAPH_MODE)  # the same in GRAPH_MODE
+    np.testing.assert_allclose(run_onnx(path, x), net(Tensor(x)).asnumpy(), rtol=1e-5,
+                               atol=1e-5)
+
+
+def test_nodes_are_named_by_scope(tmp_path: Path) -> None:
+    path = ember.export(LeNet5(), Tensor(np.zeros((1, 1, 32, 32), np.float32)),
+                        file_name=str(tmp_path / "lenet.onnx"), file_format="ONNX")
+    names = [n.name for n in onnx.load(path).graph.node]
+    assert names[0].startswith("Default/conv1-Conv2d/Conv2D-op0")
+    assert [n.op_type for n in onnx.load(path).graph.node][:3] == ["Conv", "Relu", "MaxPool"]
+
+
+def test_refusals(tmp_path: Path) -> None:
+    class Odd(nn.Cell):
+        def construct(self, x):
+            return ops.ArgMaxWithValue(axis=0)(x)[1]
+
+    x = Tensor(np.ones((2, 2), np.float32))
+    with pytest.raises(ValueError, match="primitive ArgMaxWithValue has no ONNX equivalent in "
+                                         "ember \\(used at Default/ArgMaxWithValue-op0"):
+        ember.export(Odd(), x, file_name=str(tmp_path / "odd"), file_format="ONNX")
+    with pytest.raises(ValueError, match="file_format must be one of ONNX, .* got 'AIR' \\(AIR is"):
+        ember.export(Odd(), x, file_name=str(tmp_path / "odd"))
+    with pytest.raises(TypeError, match="input 0 must be a Tensor, but got ndarray"):
+        ember.export(Odd(), np.ones(2), file_name=str(tmp_path / "odd"), file_format="ONNX")
+    assert list(tmp_path.iterdir()) == []
