@@ -383,6 +383,8 @@ PROFILING_OPTIONS = fields(
 ENV_CONFIG = fields(
     Option("rdr", dict, {}, "Running Data Recorder.", fields(
         Option("enable", bool, False, "Record key data of training for fault diagnosis."),
+        Option("mode", int, 1, "1: record at a fault; 2: also at the normal end.",
+               one_of(1, 2)),
         Option("path", str, "", "Where the records are saved.", absolute_path),
     )),
     Option("sys", dict, {}, "System settings.", fields(
@@ -483,8 +485,9 @@ CONTEXT = _table(
            "(read it with ember.parse_print); if the file exists, '.<seconds since the epoch>' "
            "is appended to the name. Empty: the screen.", file_path, encode=timestamped),
     Option("env_config_path", str, "",
-           'JSON file of environment settings: {"rdr": {"enable": bool, "path": absolute '
-           'path}, "sys": {"mem_reuse": bool}}; empty: not set.', json_file(ENV_CONFIG)),
+           'JSON file of environment settings: {"rdr": {"enable": bool, "mode": 1 or 2, '
+           '"path": absolute path}, "sys": {"mem_reuse": bool}}; empty: not set. See '
+           'ember.rdr.', json_file(ENV_CONFIG)),
     Option("precompile_only", bool, False, "Compile networks without running them."),
     Option("reserve_class_name_in_scope", bool, True,
            "Keep cell class names in scope names (Default/net-Net1 rather than Default/net)."),

@@ -225,3 +225,7 @@ def context_committed(changes: dict[str, Any]) -> None:
         from ember import context, dump
 
         dump.context_dump(context.get_context("enable_dump"))
+    if "env_config_path" in changes:
+        from ember import rdr
+
+        rdr.configure(changes["env_config_path"])

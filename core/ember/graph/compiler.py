@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ember import _autodiff
+from ember import _autodiff, rdr
 from ember._executor import load_graph, state, to_device
 from ember._instrument import GraphWatch
 from ember.common.parameter import Parameter
@@ -90,10 +90,17 @@ class CompiledFunction:
 
     def __call__(self, args: tuple) -> Any:
         device = self.device
+        inputs = graph_inputs(args)
         arrays = [a._data if a._device is device else to_device(a, device)
-                  for a in (*graph_inputs(args), *self.params)]
+                  for a in (*inputs, *self.params)]
         runner = self.runner if state.observe is None else self._watched_runner()
-        results = iter(runner(*arrays))
+        if rdr.state.path is not None:
+            rdr.note_call(self.graph, inputs)
+        try:
+            results = iter(runner(*arrays))
+        except Exception as exc:
+            rdr.fault(exc, self.graph)
+            raise
         leaves = [Tensor._make(next(results), v.dtype, v.shape, device)
                   if isinstance(v, Value) else v for v in self.graph.outputs]
         return unflatten(self.graph.out_tree, leaves)

@@ -7,6 +7,7 @@ import sys
 import warnings
 from typing import Any
 
+from ember import rdr
 from ember.nn.cell import Cell
 from ember.train.amp import build_train_network
 from ember.train.callback import Callback, CallbackList, CallbackParams, RunContext
@@ -143,7 +144,11 @@ class Model:
                     params.cur_step_num += 1
                     params.train_dataset_element = data
                     callback.step_begin(context)
-                    params.net_outputs = self._train_network(*data)
+                    try:
+                        params.net_outputs = self._train_network(*data)
+                    except Exception as exc:
+                        rdr.fault(exc, inputs=data)
+                        raise
                     callback.step_end(context)
                     bar.update()
                     if context.get_stop_requested():
