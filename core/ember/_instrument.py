@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ember import _autodiff
 from ember._executor import resolve_kernel, state
 
 #: The observers in effect, and the device synchronisations the profilers ask for.
@@ -138,22 +139,21 @@ class _Scopes:
         self.sites: dict[tuple, str] = {}
         self.root_frame: Any = None
         self.step = 0
-        self.codes: tuple[Any, Any] | None = None
+        self.construct: Any = None  # the code of Cell._run_construct
 
     def reset(self) -> None:
         self.__init__()  # type: ignore[misc]
 
     def name_of(self, prim: Any) -> str:
-        if self.codes is None:
-            from ember import _autodiff
+        if self.construct is None:
             from ember.nn.cell import Cell
 
-            self.codes = (Cell._run_construct.__code__, _autodiff.backward.__code__)
-        construct, backward = self.codes
+            self.construct = Cell._run_construct.__code__
+        construct = self.construct
         cells: list[Any] = []
         sites: list[tuple[int, int]] = []  # the call sites inside the outermost cell
         inside = 0
-        grad = False
+        grad = _autodiff.state.backward > 0
         root = None
         frame = sys._getframe(2)
         while frame is not None:
@@ -162,8 +162,6 @@ class _Scopes:
                 cells.append(frame.f_locals["self"])
                 root = frame
                 inside = len(sites)
-            elif code is backward:
-                grad = True
             sites.append((id(code), frame.f_lasti))
             frame = frame.f_back
         del sites[inside:]

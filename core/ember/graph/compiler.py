@@ -147,11 +147,21 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
     if save and context.get_auto_parallel_context("device_num") > 1:
         directory /= f"rank_{context.get_auto_parallel_context('global_rank')}"
     stage = 0
+    stages: list[str] = []  # what each stage did, for NN_<name>_passes.txt
+    previous = ""
 
     def write(graph: Graph, label: str) -> None:
-        nonlocal stage
+        """Write a stage when it changed the graph (the first always)."""
+        nonlocal stage, previous
         if save:
-            dump.write_stage(graph, directory, _counters["dumps"], f"{name}_{stage:02d}_{label}")
+            text = dump.render_text(graph)
+            if text == previous:
+                stages.append(f"{stage:02d}_{label}: unchanged, not written")
+            else:
+                dump.write_stage(graph, directory, _counters["dumps"],
+                                 f"{name}_{stage:02d}_{label}")
+                stages.append(f"{stage:02d}_{label}: {len(graph.nodes)} nodes")
+            previous = text
         stage += 1
 
     cache_file = _cache_file(fn, args, name, root)
@@ -168,6 +178,9 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
         _save_cached(graph, cache_file)
     executor = load_graph()
     runner = executor.compile(graph)
+    if save:
+        (directory / f"{_counters['dumps']:02d}_{name}_passes.txt").write_text(
+            "".join(f"{line}\n" for line in stages))
     if save and getattr(runner, "source", None):
         (directory / f"{_counters['dumps']:02d}_{name}_backend.py").write_text(runner.source)
     _counters["compiles"] += 1

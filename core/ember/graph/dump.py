@@ -4,11 +4,17 @@ The text has one node a line, in execution order: outputs, primitive, inputs, at
 output specs, then scope and source::
 
     %12 = Conv2D(%arg0, %param1) {out_channel=6, ...} : ([32, 6, 28, 28], Float32)  # scope  src
+
+The ``.dot`` file groups a training graph's nodes into forward, backward (scopes under
+``Gradients/``) and optimizer (in-place updates) clusters, and is rendered to ``.svg`` when
+Graphviz's ``dot`` is installed.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -86,9 +92,20 @@ def _shape(value: Value) -> str:
     return f"{list(value.shape)} {value.dtype}"
 
 
+def phase_of(node: Node) -> str:
+    """Which part of a training step ``node`` belongs to: forward, backward or optimizer."""
+    if type(node.prim).__module__.endswith("optim_ops"):
+        return "optimizer"
+    return "backward" if node.scope.startswith("Gradients/") else "forward"
+
+
+_CLUSTERS = {"forward": "lightblue", "backward": "mistyrose", "optimizer": "honeydew"}
+
+
 def render_dot(graph: Graph) -> str:
     """``graph`` as a Graphviz digraph: ellipses for inputs, params and consts, a box per
-    node (its scope and source as tooltip), edges for data flow, and the return."""
+    node (its scope and source as tooltip; in clusters by phase when the graph has a backward
+    or optimizer part), edges for data flow, and the return."""
     lines = [f"digraph {_q(graph.name)} {{", "  rankdir=TB;",
              '  node [fontname="monospace", fontsize=10];']
     producer: dict[int, str] = {}
@@ -98,10 +115,20 @@ def render_dot(graph: Graph) -> str:
             title = _param_name(v) if v.kind == "param" else v.name
             lines.append(f"  v{v.id} [shape=ellipse{style}, label={_q(title + _NL + _shape(v))}];")
             producer[v.id] = f"v{v.id}"
+    phases: dict[str, list[str]] = {}
     for node in graph.nodes:
         label = _NL.join([node.prim.name, *(_shape(v) for v in node.outputs)])
-        lines.append(f"  n{node.id} [shape=box, label={_q(label)}, "
-                     f"tooltip={_q(node.scope + _NL + node.source)}];")
+        phases.setdefault(phase_of(node), []).append(
+            f"n{node.id} [shape=box, label={_q(label)}, "
+            f"tooltip={_q(node.scope + _NL + node.source)}];")
+    if len(phases) > 1:
+        for phase, boxes in phases.items():
+            lines += [f"  subgraph cluster_{phase} {{", f"    label={_q(phase)};",
+                      f'    style=filled; color="{_CLUSTERS[phase]}";',
+                      *(f"    {box}" for box in boxes), "  }"]
+    else:
+        lines += [f"  {box}" for boxes in phases.values() for box in boxes]
+    for node in graph.nodes:
         lines += [_edge(producer, x, f"n{node.id}") for x in node.tensor_inputs()]
         producer.update((v.id, f"n{node.id}") for v in node.outputs)
     plain = [repr(x) for x in graph.outputs if not isinstance(x, Value)]
@@ -121,7 +148,8 @@ def _edge(producer: dict[int, str], value: Value, to: str) -> str:
 def write_stage(graph: Graph, directory: str | os.PathLike[str], index: int,
                 stage: str) -> list[Path]:
     """Write ``NN_<stage>.ir`` and ``NN_<stage>.dot`` into ``directory`` (made if missing),
-    each atomically; returns their paths."""
+    each atomically, and ``NN_<stage>.svg`` when Graphviz's ``dot`` is installed; returns
+    their paths."""
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -129,4 +157,10 @@ def write_stage(graph: Graph, directory: str | os.PathLike[str], index: int,
         path = folder / f"{index:02d}_{stage}{suffix}"
         write_atomic(path, text.encode("utf-8"), durable=False)
         paths.append(path)
+    dot = shutil.which("dot")
+    if dot is not None:
+        svg = paths[1].with_suffix(".svg")
+        subprocess.run([dot, "-Tsvg", str(paths[1]), "-o", str(svg)], check=True, timeout=120,
+                       capture_output=True)
+        paths.append(svg)
     return paths
