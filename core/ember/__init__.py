@@ -34,6 +34,7 @@ from ember.train import (
     save_checkpoint,
 )
 from ember.train.export import export
+from ember.train.mindir import load
 from ember.train.serialization import parse_print
 from ember.version import __version__
 
@@ -42,7 +43,7 @@ __all__ = [
     "LossScaleManager", "Model", "ParallelMode", "Parameter", "ParameterTuple", "Profiler",
     "Tensor", "__version__", "bool_", "context", "dtype", "export", "float16", "float32",
     "float64", "get_context", "get_seed", "int8", "int16", "int32", "int64", "jit",
-    "load_checkpoint", "load_param_into_net", "ms_function", "nn", "ops", "parse_print",
+    "load", "load_checkpoint", "load_param_into_net", "ms_function", "nn", "ops", "parse_print",
     "profiler", "save_checkpoint", "set_context", "set_seed", "uint8", "uint16", "uint32",
     "uint64",
 ]

@@ -10,6 +10,7 @@ from ember.nn.dynamic_lr import (
     polynomial_decay_lr,
     warmup_lr,
 )
+from ember.nn.graph_cell import GraphCell
 from ember.nn.layer import *  # noqa: F403
 from ember.nn.layer import __all__ as _layer_names
 from ember.nn.learning_rate_schedule import (
@@ -58,7 +59,8 @@ from ember.nn.wrap import (
 __all__ = [
     "Accuracy", "Adam", "AdamWeightDecay", "BCEWithLogitsLoss", "Cell", "CosineDecayLR",
     "DynamicLossScaleUpdateCell", "EvaluationBase", "ExponentialDecayLR",
-    "FixedLossScaleUpdateCell", "InverseDecayLR", "L1Loss", "LearningRateSchedule", "Loss",
+    "FixedLossScaleUpdateCell", "GraphCell", "InverseDecayLR", "L1Loss", "LearningRateSchedule",
+    "Loss",
     "LossBase", "MSELoss", "Metric", "Momentum", "NLLLoss", "NaturalExpDecayLR", "Optimizer",
     "PolynomialDecayLR", "Precision", "Recall", "SGD", "SmoothL1Loss",
     "SoftmaxCrossEntropyWithLogits", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",

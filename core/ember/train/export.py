@@ -5,9 +5,11 @@ The network is traced with ``inputs`` in inference mode (``set_train(False)``, r
 the graph passes run, and the graph is written in ``file_format``:
 
 - ``"ONNX"``: an ONNX model, opset 13 (needs ``pip install 'ember-core[onnx]'``);
+- ``"MINDIR"``: MindSpore's MindIR protobuf (``ember.train.mindir``), which ``ember.load``
+  reads back into a graph that ``nn.GraphCell`` runs;
 - ``"AIR"`` is the Ascend format (it needs CANN's graph engine) and is refused.
 
-``file_name`` gets the format's suffix (``.onnx``) unless it has it.
+``file_name`` gets the format's suffix (``.onnx``, ``.mindir``) unless it has it.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from ember.common.tensor import Tensor
 from ember.graph.compiler import PASSES
 from ember.graph.serialize import write_atomic
 from ember.graph.tracer import trace
+from ember.train.mindir import to_mindir
 
 __all__ = ["export"]
 
-_SUFFIX = {"ONNX": ".onnx"}
+_SUFFIX = {"ONNX": ".onnx", "MINDIR": ".mindir"}
 
 
 def export(net: Any, *inputs: Tensor, file_name: str, file_format: str = "AIR",
@@ -45,9 +48,12 @@ def export(net: Any, *inputs: Tensor, file_name: str, file_format: str = "AIR",
         if not isinstance(x, Tensor):
             raise TypeError(f"export: input {i} must be a Tensor, but got {type(x).__name__}")
     graph = inference_graph(net, inputs)
-    from ember.train._onnx import to_onnx
+    if file_format == "ONNX":
+        from ember.train._onnx import to_onnx
 
-    content = to_onnx(graph).SerializeToString()
+        content = to_onnx(graph).SerializeToString()
+    else:
+        content = to_mindir(graph)
     path = file_name if file_name.endswith(_SUFFIX[file_format]) else (
         file_name + _SUFFIX[file_format])
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)

@@ -1,0 +1,80 @@
+"""``export(..., file_format="MINDIR")`` and ``ember.load`` -> ``nn.GraphCell``: a network
+survives the round trip with its values and parameter names; what cannot convert is refused."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ember
+from ember import Tensor, context, nn, ops
+from ember.train._mindir_proto import ModelProto
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "contrib" / "lenet"))
+from lenet import LeNet5  # noqa: E402
+from nets import ResidualBlock, non_trivial_batch_norm  # noqa: E402
+
+
+@pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE])
+@pytest.mark.parametrize(("make", "shape"), [(LeNet5, (3, 1, 32, 32)),
+                                             (ResidualBlock, (2, 4, 8, 8))])
+def test_round_trip_through_load_and_graph_cell(tmp_path: Path, make, shape, mode) -> None:
+    context.set_context(mode=mode)
+    net = make()
+    non_trivial_batch_norm(net)
+    net.set_train(False)
+    x = Tensor(np.random.default_rng(0).standard_normal(shape).astype(np.float32))
+    path = ember.export(net, x, file_name=str(tmp_path / "net"), file_format="MINDIR")
+    assert path == str(tmp_path / "net.mindir")
+    cell = nn.GraphCell(ember.load(path))
+    np.testing.assert_array_equal(cell(x).asnumpy(), net(x).asnumpy())
+    params = {p.name: p.asnumpy() for p in cell.get_parameters()}
+    assert set(params) == {p.name for p in net.get_parameters()}
+    for p in net.get_parameters():
+        np.testing.assert_array_equal(params[p.name], p.asnumpy())
+
+
+def test_the_file_is_mindspores_layout(tmp_path: Path) -> None:
+    net = LeNet5()
+    path = ember.export(net, Tensor(np.zeros((1, 1, 32, 32), np.float32)),
+                        file_name=str(tmp_path / "lenet"), file_format="MINDIR")
+    model = ModelProto()
+    model.ParseFromString(Path(path).read_bytes())
+    kinds = {p.op_type: p.prim_type for p in model.primitives}
+    assert kinds["Conv2D"] == 1 and kinds["MatMul"] == 2  # PRIMITIVE, PRIMITIVE_FUNCTION
+    nodes = [n for n in model.graph.node if n.op_type != "Constant"]
+    assert nodes[0].domain == "Default/conv1-Conv2d/Conv2D-op0"
+    assert nodes[0].op_type.startswith("REF::Conv2D:")
+    matmul = next(n for n in nodes if n.domain == "Default/fc1-Dense/MatMul-op7")
+    flags = [next(c for c in model.graph.node if c.name == name).attribute[0]
+             for name in matmul.input[2:]]
+    assert [(f.type, f.i) for f in flags] == [(9, 0), (9, 1)]  # BOOL transpose_a, transpose_b
+    assert [p.ref_key for p in model.graph.parameter] == [
+        p.name for p in net.get_parameters()]
+
+
+def test_refusals(tmp_path: Path) -> None:
+    class Odd(nn.Cell):
+        def construct(self, x):
+            return ops.ReduceSum()(x, 0)
+
+    with pytest.raises(ValueError, match="primitive ReduceSum has no MindIR form in ember"):
+        ember.export(Odd(), Tensor(np.ones(3, np.float32)), file_name=str(tmp_path / "o"),
+                     file_format="MINDIR")
+    with pytest.raises(ValueError, match="does not exist"):
+        ember.load(str(tmp_path / "missing.mindir"))
+    bad = tmp_path / "bad.mindir"
+    bad.write_bytes(b"\x0a\xff")
+    with pytest.raises(ValueError, match="is not a MindIR file"):
+        ember.load(str(bad))
+    with pytest.raises(TypeError, match="graph must be the result of ember.load"):
+        nn.GraphCell(LeNet5())
+    cell = nn.GraphCell(ember.load(ember.export(
+        LeNet5(), Tensor(np.zeros((1, 1, 32, 32), np.float32)),
+        file_name=str(tmp_path / "l"), file_format="MINDIR")))
+    with pytest.raises(ValueError, match=r"input 0 must be a Tensor of shape \[1, 1, 32, 32\]"):
+        cell(Tensor(np.zeros((2, 1, 32, 32), np.float32)))
