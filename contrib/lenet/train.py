@@ -3,7 +3,7 @@
 The 8x8 digit images (bundled with scikit-learn: nothing is downloaded) are upsampled to 32x32
 and split 80/20 into training and test sets. A checkpoint is written at the end of each epoch
 (the newest 2 are kept). ``--export lenet.onnx`` also writes the trained network as an ONNX
-model (needs ``pip install onnx``).
+model (needs ``pip install onnx``), ``--export lenet.mindir`` as MindSpore's MindIR.
 
     python contrib/lenet/train.py [--device CPU] [--mode graph|pynative] [--epochs 40]
                                   [--batch-size 32] [--ckpt-dir checkpoints] [--export FILE]
@@ -52,7 +52,8 @@ def main(argv: list[str] | None = None) -> float:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ckpt-dir", default="checkpoints")
     parser.add_argument("--export", default="", metavar="FILE",
-                        help="write the trained network as ONNX into FILE (.onnx)")
+                        help="write the trained network into FILE: MindIR if it ends with "
+                        ".mindir, else ONNX")
     args = parser.parse_args(argv)
 
     mode = context.GRAPH_MODE if args.mode == "graph" else context.PYNATIVE_MODE
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> float:
     print(f"test accuracy: {accuracy:.2%} on {len(test_y)} held-out digits")
     if args.export:
         path = ember.export(net, ember.Tensor(test_x[:1]), file_name=args.export,
-                            file_format="ONNX")
+                            file_format="MINDIR" if args.export.endswith(".mindir") else "ONNX")
         print(f"exported: {path}")
     return accuracy
 

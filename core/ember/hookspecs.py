@@ -71,8 +71,8 @@ def ember_graph_executor(device_target: str, context: dict[str, Any]) -> Any:
     an object with ``device`` (as the PyNative executor's) and ``compile(graph)``, which turns
     an ``ember.graph.ir.Graph`` into a callable taking the arrays of ``graph.inputs`` then
     ``graph.params`` and returning a tuple with the arrays of the graph outputs that are
-    Values. ``compile(graph, wrap=fn)`` (used while the profiler or the dump observe) runs
-    each node's kernel as ``fn(node, kernel)`` returns it, called once per node per run. Get
+    Values. ``compile(graph, wrap=fn)`` (used while the profiler or the dump observe) calls
+    ``fn(node, kernel)`` once per node and runs the kernel it returns in the node's place. Get
     kernels through ``ember.backend.resolve_kernel`` so that fallback_device_target applies.
     First non-None result wins.
     """

@@ -45,12 +45,14 @@ class _Step:
 class CompiledGraph:
     """A graph ready to run on the Template device."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, wrap: Any = None) -> None:
         self.graph = graph
         self.arguments = [v.id for v in (*graph.inputs, *graph.params)]
         self.constants = {v.id: DEVICE.from_host(v.array) for v in graph.consts}
         self.results = [v.id for v in graph.outputs if isinstance(v, Value)]
         kernels = [resolve_kernel(_EAGER, node.prim) for node in graph.nodes]
+        if wrap is not None:  # the profiler or the dump observe each node
+            kernels = [wrap(node, k) for node, k in zip(graph.nodes, kernels, strict=True)]
         last_read: dict[int, int] = {}
         for i, node in enumerate(graph.nodes):
             for value in _values(node.inputs):
@@ -96,8 +98,8 @@ class GraphExecutor:
     name = "Template"
     device = DEVICE
 
-    def compile(self, graph: Graph) -> CompiledGraph:
-        return CompiledGraph(graph)
+    def compile(self, graph: Graph, wrap: Any = None) -> CompiledGraph:
+        return CompiledGraph(graph, wrap)
 
 
 def _values(inputs: Any) -> list[Value]:
