@@ -22,6 +22,7 @@ import numpy as np
 
 from ember import _autodiff
 from ember._executor import resolve_kernel, state
+from ember.common import dtype as mstype
 
 #: The observers in effect, and the device synchronisations the profilers ask for.
 observers: list[Any] = []
@@ -30,13 +31,13 @@ _syncs: list[Callable[[], None]] = []
 
 class OpInfo:
     """One execution of a primitive: its full name with scope (``Default/conv1-Conv2d/
-    Conv2D-op3``), its type (the primitive), its input specs, the graph it runs in (``""`` in
-    PyNative), the step (an iteration: a call of the outermost cell or of a compiled graph)
-    and ``to_host``, which brings the backend's arrays to host memory."""
+    Conv2D-op3``), its type (the primitive), its inputs' :func:`spec_of`, the graph it runs
+    in (``""`` in PyNative), the step (an iteration: a call of the outermost cell or of a
+    compiled graph) and ``to_host``, which brings the backend's arrays to host memory."""
 
     __slots__ = ("name", "type", "inputs", "graph", "graph_id", "step", "to_host", "prim")
 
-    def __init__(self, name: str, prim: Any, inputs: list[tuple[tuple[int, ...], str]],
+    def __init__(self, name: str, prim: Any, inputs: list[tuple[Any, Any]],
                  graph: str, graph_id: int, step: int, to_host: Callable[[Any], Any]) -> None:
         self.name, self.type, self.prim, self.inputs = name, prim.name, prim, inputs
         self.graph, self.graph_id, self.step, self.to_host = graph, graph_id, step, to_host
@@ -59,6 +60,7 @@ def start(observer: Any) -> None:
 def stop(observer: Any) -> None:
     """Stop calling ``observer``."""
     observers.remove(observer)
+    _scopes.frames.clear()  # no frame kept alive once observing stops
     sync = getattr(observer, "synchronize", None)
     if sync is not None:
         _syncs.remove(sync)
@@ -86,18 +88,26 @@ def run_watched(kernel: Callable[..., Any], op: OpInfo, arrays: tuple) -> Any:
     return result
 
 
-def spec_of(array: Any) -> tuple[tuple[int, ...], str]:
-    """(shape, dtype name) of a backend array, or of a Python value."""
-    from ember.common import dtype as mstype
+def spec_of(array: Any) -> tuple[Any, Any]:
+    """(shape, dtype) of a backend array as the backend gives them (the type of a Python
+    value); :func:`spec_name` turns them into plain values when they are written."""
+    return getattr(array, "shape", ()), getattr(array, "dtype", None) or type(array)
 
-    dtype = getattr(array, "dtype", None)
-    if dtype is None:
-        return (), type(array).__name__
-    np_dtype = getattr(dtype, "as_numpy_dtype", dtype)  # a tf.DType
-    try:
-        return tuple(int(d) for d in array.shape), str(mstype.from_numpy(np_dtype))
-    except TypeError:
-        return tuple(array.shape), str(dtype)
+
+_DTYPE_NAMES: dict[Any, str] = {}
+
+
+def spec_name(shape: Any, dtype: Any) -> tuple[tuple[int, ...], str]:
+    """(shape as ints, ember's dtype name) of a :func:`spec_of` result or a graph value's."""
+    name = _DTYPE_NAMES.get(dtype)
+    if name is None:
+        np_dtype = getattr(dtype, "as_numpy_dtype", dtype)  # a tf.DType
+        try:
+            name = str(mstype.from_numpy(np_dtype))
+        except TypeError:
+            name = getattr(dtype, "__name__", str(dtype))
+        _DTYPE_NAMES[dtype] = name
+    return tuple(int(d) for d in shape), name
 
 
 # -- PyNative ---------------------------------------------------------------------------------
@@ -133,10 +143,14 @@ class _Scopes:
     """Names PyNative primitive calls after the cells on the Python stack, as GRAPH_MODE names
     its nodes: ``Default/<attr>-<Class>/.../<Prim>-op<N>``, where N numbers each call site once
     (so a step's ops have the same names in every step). Ops run by the autodiff backward pass
-    are under ``Gradients/``. A new call of the outermost cell starts a new step."""
+    are under ``Gradients/``. A new call of the outermost cell starts a new step.
+
+    What lies above the innermost cell's frame is worked out once per frame (``frames``, kept
+    for the step), so an op walks only the few frames between it and its cell."""
 
     def __init__(self) -> None:
         self.sites: dict[tuple, str] = {}
+        self.frames: dict[Any, tuple[tuple, list[Any]]] = {}  # cell frame -> (key, cells)
         self.root_frame: Any = None
         self.step = 0
         self.construct: Any = None  # the code of Cell._run_construct
@@ -150,32 +164,45 @@ class _Scopes:
 
             self.construct = Cell._run_construct.__code__
         construct = self.construct
-        cells: list[Any] = []
-        sites: list[tuple[int, int]] = []  # the call sites inside the outermost cell
-        inside = 0
-        grad = _autodiff.state.backward > 0
-        root = None
+        sites: list[tuple[int, int]] = []  # the call sites inside the innermost cell
         frame = sys._getframe(2)
+        while frame is not None and frame.f_code is not construct:
+            sites.append((id(frame.f_code), frame.f_lasti))
+            frame = frame.f_back
+        if frame is None:  # not called by a cell
+            outer: tuple[tuple, list[Any]] = ((), [])
+            sites = []
+        else:
+            outer = self.frames.get(frame) or self._outer(frame)
+        key = (_autodiff.state.backward > 0, prim.name, *outer[0], *sites)
+        name = self.sites.get(key)
+        if name is None:
+            prefix = "Gradients/" if key[0] else ""
+            name = self.sites[key] = (f"{prefix}{_scope_path(outer[1])}/{prim.name}"
+                                      f"-op{len(self.sites)}")
+        return name
+
+    def _outer(self, cell_frame: Any) -> tuple[tuple, list[Any]]:
+        """The cells from the outermost to the one of ``cell_frame``, and a key of them and
+        of the call sites between them; a new outermost call starts a step."""
+        cells: list[Any] = []
+        sites: list[tuple[int, int]] = []
+        inside = 0
+        root = frame = cell_frame
         while frame is not None:
-            code = frame.f_code
-            if code is construct:
+            if frame.f_code is self.construct:
                 cells.append(frame.f_locals["self"])
                 root = frame
                 inside = len(sites)
-            sites.append((id(code), frame.f_lasti))
+            sites.append((id(frame.f_code), frame.f_lasti))
             frame = frame.f_back
-        del sites[inside:]
-        if root is not None and root is not self.root_frame:
+        if root is not self.root_frame:
             self.root_frame = root
             self.step += 1
+            self.frames.clear()  # the frames of the last step are done
         cells.reverse()
-        key = (grad, prim.name, *map(id, cells), *sites)
-        name = self.sites.get(key)
-        if name is None:
-            scope = _scope_path(cells)
-            prefix = "Gradients/" if grad else ""
-            name = self.sites[key] = f"{prefix}{scope}/{prim.name}-op{len(self.sites)}"
-        return name
+        found = self.frames[cell_frame] = ((*map(id, cells), *sites[:inside]), cells)
+        return found
 
 
 def _scope_path(cells: list[Any]) -> str:
@@ -207,8 +234,8 @@ class GraphWatch:
         self.step = 0
 
     def __call__(self, node: Any, kernel: Callable[..., Any]) -> Callable[..., Any]:
-        inputs = [(tuple(v.shape), str(v.dtype)) if hasattr(v, "dtype") and hasattr(v, "kind")
-                  else spec_of(v) for v in node.inputs]
+        inputs = [(v.shape, v.dtype.np_dtype) if hasattr(v, "kind") else spec_of(v)
+                  for v in node.inputs]
 
         def watched(*arrays: Any) -> Any:
             op = OpInfo(node.scope, node.prim, inputs, self.graph.name, self.graph_id,

@@ -101,12 +101,18 @@ class Profiler:
         self.events.append((op.name, op.type, op.inputs, op.graph, op.step, begin, end,
                             _is_update(op.prim)))
 
+    def _named(self) -> None:
+        """Input specs as plain shapes and dtype names (kept raw while collecting)."""
+        self.events = [(*e[:2], [_instrument.spec_name(*i) for i in e[2]], *e[3:])
+                       for e in self.events]
+
     def stop(self) -> None:
         """Stop collecting and write the trace and the tables."""
         if self._session is None:
             raise RuntimeError("Profiler.stop: the profiler is not collecting; call start() "
                                "first")
         _instrument.stop(self)
+        self._named()
         session, self._session = self._session, None
         self.output_path.mkdir(parents=True, exist_ok=True)
         self.files.extend(self._write())
