@@ -1,10 +1,17 @@
-"""Small networks shared by the export tests (ONNX, MindIR, MindSpore's load)."""
+"""Small networks shared by tests: the export tests' (ONNX, MindIR, MindSpore's load) and the
+observers' (Profiler, data dump, on each backend)."""
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import numpy as np
 
 from ember import Tensor, nn, ops
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "contrib" / "lenet"))
+from lenet import LeNet5  # noqa: E402
 
 
 class ResidualBlock(nn.Cell):
@@ -34,3 +41,29 @@ def non_trivial_batch_norm(net: nn.Cell) -> None:
     for p in net.get_parameters():
         if "moving" in p.name or "gamma" in p.name or "beta" in p.name:
             p.set_data(Tensor(rng.uniform(0.5, 1.5, p.shape).astype(np.float32)))
+
+
+#: The networks every export test checks, with their input shapes.
+EXPORTED = {"LeNet5": (LeNet5, (3, 1, 32, 32)), "ResidualBlock": (ResidualBlock, (2, 4, 8, 8))}
+
+
+def export_case(name: str) -> tuple[nn.Cell, np.ndarray]:
+    """One of ``EXPORTED``, in inference mode with non-trivial BatchNorm statistics, and a
+    random input for it."""
+    make, shape = EXPORTED[name]
+    net = make()
+    non_trivial_batch_norm(net)
+    net.set_train(False)
+    return net, np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+
+
+class DenseReLU(nn.Cell):
+    """relu(dense(x)): MatMul, BiasAdd, ReLU."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dense = nn.Dense(4, 3)
+        self.relu = nn.ReLU()
+
+    def construct(self, x: Tensor) -> Tensor:
+        return self.relu(self.dense(x))

@@ -5,26 +5,20 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ember import Tensor, context, dump, nn
+from ember import Tensor, context, dump
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from nets import DenseReLU  # noqa: E402
 
 NAME = re.compile(r"(?P<type>\w+)\.(?P<op>[\w-]+)\.0\.0\.(?P<ts>\d{16})\."
                   r"(?P<io>input|output)\.(?P<slot>\d+)\.DefaultFormat\.npy")
 DENSE = "Default/dense-Dense/MatMul-op0"
-
-
-class Net(nn.Cell):
-    def __init__(self) -> None:
-        super().__init__()
-        self.dense = nn.Dense(4, 3)
-        self.relu = nn.ReLU()
-
-    def construct(self, x: Tensor) -> Tensor:
-        return self.relu(self.dense(x))
 
 
 @pytest.fixture(autouse=True)
@@ -54,7 +48,7 @@ def files(root: Path) -> dict[tuple, np.ndarray]:
 @pytest.mark.parametrize("mode", [context.GRAPH_MODE, context.PYNATIVE_MODE])
 def test_layout_and_values_of_every_op(tmp_path: Path, mode: int) -> None:
     context.set_context(mode=mode, device_target="CPU")
-    net = Net()
+    net = DenseReLU()
     x = np.random.default_rng(0).standard_normal((2, 4)).astype(np.float32)
     dump.start(config(tmp_path))
     out = net(Tensor(x)).asnumpy()
@@ -79,7 +73,7 @@ def test_layout_and_values_of_every_op(tmp_path: Path, mode: int) -> None:
 
 def test_kernels_iterations_and_input_output_filters(tmp_path: Path) -> None:
     context.set_context(mode=context.GRAPH_MODE, device_target="CPU")
-    net = Net()
+    net = DenseReLU()
     x = Tensor(np.ones((2, 4), np.float32))
     dump.start(config(tmp_path, dump_mode=1, kernels=[DENSE, "ReLU-op2"], iteration="1|3-4",
                       input_output=2))
@@ -99,16 +93,16 @@ def test_the_environment_variable_and_enable_dump(tmp_path: Path, monkeypatch) -
     monkeypatch.setenv(dump.ENV, str(path))
     with pytest.warns(DeprecationWarning):
         context.set_context(enable_dump=True)
-    Net()(Tensor(np.ones((1, 4), np.float32)))
+    DenseReLU()(Tensor(np.ones((1, 4), np.float32)))
     assert {k[6] for k in files(tmp_path / "d")} == {"input"}
     assert {k[1] for k in files(tmp_path / "d")} == {"N"}
     monkeypatch.delenv(dump.ENV)
     with pytest.warns(DeprecationWarning):
         context.set_context(enable_dump=True, save_dump_path=str(tmp_path / "s"))
-    Net()(Tensor(np.ones((1, 4), np.float32)))
+    DenseReLU()(Tensor(np.ones((1, 4), np.float32)))
     with pytest.warns(DeprecationWarning):
         context.set_context(enable_dump=False)
-    Net()(Tensor(np.ones((1, 4), np.float32)))
+    DenseReLU()(Tensor(np.ones((1, 4), np.float32)))
     assert len(files(tmp_path / "s")) == 8  # MatMul, BiasAdd: 2 inputs; ReLU 1; 3 outputs
 
 

@@ -16,9 +16,7 @@ onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "contrib" / "lenet"))
-from lenet import LeNet5  # noqa: E402
-from nets import ResidualBlock, non_trivial_batch_norm  # noqa: E402
+from nets import EXPORTED, LeNet5, export_case  # noqa: E402
 
 
 def run_onnx(path: str, x: np.ndarray) -> np.ndarray:
@@ -27,13 +25,10 @@ def run_onnx(path: str, x: np.ndarray) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize(("make", "shape"), [(LeNet5, (3, 1, 32, 32)),
-                                             (ResidualBlock, (2, 4, 8, 8))])
-def test_onnxruntime_gives_embers_logits(tmp_path: Path, make, shape) -> None:
-    net = make()
-    non_trivial_batch_norm(net)
+@pytest.mark.parametrize("name", EXPORTED)
+def test_onnxruntime_gives_embers_logits(tmp_path: Path, name: str) -> None:
+    net, x = export_case(name)
     net.set_train(True)
-    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
     path = ember.export(net, Tensor(x), file_name=str(tmp_path / "net"), file_format="ONNX")
     assert path == str(tmp_path / "net.onnx") and net.training  # the mode is restored
     model = onnx.load(path)

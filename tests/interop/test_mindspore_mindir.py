@@ -15,18 +15,12 @@ from ember import Tensor
 ms = pytest.importorskip("mindspore")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "contrib" / "lenet"))
-from lenet import LeNet5  # noqa: E402
-from nets import ResidualBlock, non_trivial_batch_norm  # noqa: E402
+from nets import EXPORTED, export_case  # noqa: E402
 
 
-@pytest.mark.parametrize(("make", "shape"), [(LeNet5, (3, 1, 32, 32)),
-                                             (ResidualBlock, (2, 4, 8, 8))])
-def test_mindspore_loads_and_runs_embers_mindir(tmp_path: Path, make, shape) -> None:
-    net = make()
-    non_trivial_batch_norm(net)
-    net.set_train(False)
-    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+@pytest.mark.parametrize("name", EXPORTED)
+def test_mindspore_loads_and_runs_embers_mindir(tmp_path: Path, name: str) -> None:
+    net, x = export_case(name)
     path = ember.export(net, Tensor(x), file_name=str(tmp_path / "net"), file_format="MINDIR")
     want = net(Tensor(x)).asnumpy()
     ms.set_context(mode=ms.GRAPH_MODE, device_target="CPU")

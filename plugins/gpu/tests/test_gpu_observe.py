@@ -3,28 +3,22 @@ values as on the CPU backend, each op's time taken after the device finished it.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ember import Profiler, Tensor, context, dump, nn
+from ember import Profiler, Tensor, context, dump
 
-
-class Net(nn.Cell):
-    def __init__(self) -> None:
-        super().__init__()
-        self.dense = nn.Dense(4, 3)
-        self.relu = nn.ReLU()
-
-    def construct(self, x: Tensor) -> Tensor:
-        return self.relu(self.dense(x))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests"))
+from nets import DenseReLU  # noqa: E402
 
 
 @pytest.mark.parametrize("mode", [context.GRAPH_MODE, context.PYNATIVE_MODE])
 def test_profile_and_dump(tmp_path: Path, mode: int) -> None:
     context.set_context(device_target="GPU", mode=mode)
-    net = Net()
+    net = DenseReLU()
     x = np.random.default_rng(0).standard_normal((2, 4)).astype(np.float32)
     profiler = Profiler(output_path=str(tmp_path))
     assert profiler.synchronize is not None  # TensorFlow runs kernels asynchronously
