@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ember.common import dtype as mstype
 from ember.graph.ir import Graph, Node, Value
 
 OPSET = 13
@@ -80,13 +81,18 @@ def _binary(onnx_op: str) -> Converter:
 
 for _name, _op in {"ReLU": "Relu", "Sigmoid": "Sigmoid", "Tanh": "Tanh", "Exp": "Exp",
                    "Log": "Log", "Sqrt": "Sqrt", "Neg": "Neg", "Abs": "Abs", "Sign": "Sign",
-                   "Reciprocal": "Reciprocal", "Identity": "Identity",
-                   "LogicalNot": "Not"}.items():
+                   "Reciprocal": "Reciprocal", "Identity": "Identity", "LogicalNot": "Not",
+                   "Sin": "Sin", "Cos": "Cos", "Tan": "Tan", "Asin": "Asin", "Atan": "Atan",
+                   "Sinh": "Sinh", "Cosh": "Cosh", "Asinh": "Asinh", "Acosh": "Acosh",
+                   "Atanh": "Atanh", "Floor": "Floor", "Ceil": "Ceil", "Round": "Round",
+                   "Erf": "Erf", "Softplus": "Softplus", "Softsign": "Softsign",
+                   "IsNan": "IsNaN", "IsInf": "IsInf"}.items():
     CONVERTERS[_name] = _unary(_op)
 for _name, _op in {"Add": "Add", "Sub": "Sub", "Mul": "Mul", "RealDiv": "Div", "Div": "Div",
                    "Maximum": "Max", "Minimum": "Min", "Pow": "Pow", "Equal": "Equal",
                    "Less": "Less", "Greater": "Greater", "LogicalAnd": "And",
-                   "LogicalOr": "Or"}.items():
+                   "LogicalOr": "Or", "GreaterEqual": "GreaterOrEqual",
+                   "LessEqual": "LessOrEqual"}.items():
     CONVERTERS[_name] = _binary(_op)
 
 
@@ -187,8 +193,36 @@ def _cast(b: _Builder, node: Node, args: list[Any]) -> None:
     b.emit("Cast", [args[0]], b.out(), to=to)
 
 
+def _names(args: list[Any]) -> list[str]:
+    """The tensor inputs of a node that takes several, as one tuple or one by one."""
+    return [n for a in args for n in (a if isinstance(a, list) else [a])]
+
+
 def _concat(b: _Builder, node: Node, args: list[Any]) -> None:
-    b.emit("Concat", list(args[0]), b.out(), axis=node.prim.axis)
+    b.emit("Concat", _names(args), b.out(), axis=node.prim.axis)
+
+
+def _strided_slice(b: _Builder, node: Node, args: list[Any]) -> None:
+    p = node.prim
+    if p.ellipsis_mask or p.new_axis_mask:
+        raise ValueError(f"export: StridedSlice at {node.scope} with an ellipsis or a new axis "
+                         "has no ONNX form in ember; index without ... and None")
+    begin, end, strides = node.inputs[1:4]
+    big = np.iinfo(np.int64).max
+    starts = [(0 if st > 0 else big) if p.begin_mask >> i & 1 else s
+              for i, (s, st) in enumerate(zip(begin, strides))]
+    ends = [(big if st > 0 else -big) if p.end_mask >> i & 1 else e
+            for i, (e, st) in enumerate(zip(end, strides))]
+    shrink = [i for i in range(len(begin)) if p.shrink_axis_mask >> i & 1]
+    for i in shrink:  # one element: ends right after the start
+        ends[i] = starts[i] + 1 if starts[i] != -1 else big
+    sliced = b.emit("Slice", [args[0], b.const(np.array(starts, np.int64), "starts"),
+                              b.const(np.array(ends, np.int64), "ends"),
+                              b.const(np.arange(len(begin), dtype=np.int64), "axes"),
+                              b.const(np.array(strides, np.int64), "steps")],
+                    None if shrink else b.out())
+    if shrink:
+        b.emit("Squeeze", [sliced, b.const(np.array(shrink, np.int64), "axes")], b.out())
 
 
 def _expand_dims(b: _Builder, node: Node, args: list[Any]) -> None:
@@ -206,6 +240,153 @@ def _square(b: _Builder, node: Node, args: list[Any]) -> None:
     b.emit("Mul", [args[0], args[0]], b.out())
 
 
+def _scalar(b: _Builder, node: Node, value: float, hint: str) -> str:
+    return b.const(np.array(value, node.outputs[0].dtype.np_dtype), hint)
+
+
+def _rsqrt(b: _Builder, node: Node, args: list[Any]) -> None:
+    b.emit("Reciprocal", [b.emit("Sqrt", [args[0]])], b.out())
+
+
+def _expm1(b: _Builder, node: Node, args: list[Any]) -> None:
+    b.emit("Sub", [b.emit("Exp", [args[0]]), _scalar(b, node, 1, "one")], b.out())
+
+
+def _log1p(b: _Builder, node: Node, args: list[Any]) -> None:
+    b.emit("Log", [b.emit("Add", [args[0], _scalar(b, node, 1, "one")])], b.out())
+
+
+def _elu(b: _Builder, node: Node, args: list[Any]) -> None:
+    b.emit("Elu", [args[0]], b.out(), alpha=float(node.prim.alpha))
+
+
+def _hsigmoid(b: _Builder, node: Node, args: list[Any]) -> None:
+    b.emit("HardSigmoid", [args[0]], b.out(), alpha=1 / 6, beta=0.5)
+
+
+def _hswish(b: _Builder, node: Node, args: list[Any]) -> None:
+    gate = b.emit("HardSigmoid", [args[0]], alpha=1 / 6, beta=0.5)
+    b.emit("Mul", [args[0], gate], b.out())
+
+
+def _gelu(b: _Builder, node: Node, args: list[Any]) -> None:
+    """The tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+    x = args[0]
+    cube = b.emit("Mul", [b.emit("Mul", [x, x]), x])
+    inner = b.emit("Add", [x, b.emit("Mul", [cube, _scalar(b, node, 0.044715, "a")])])
+    t = b.emit("Tanh", [b.emit("Mul", [inner, _scalar(b, node, np.sqrt(2 / np.pi), "c")])])
+    half_x = b.emit("Mul", [x, _scalar(b, node, 0.5, "half")])
+    b.emit("Mul", [half_x, b.emit("Add", [t, _scalar(b, node, 1, "one")])], b.out())
+
+
+def _fast_gelu(b: _Builder, node: Node, args: list[Any]) -> None:
+    """x sigmoid(1.702 x)."""
+    gate = b.emit("Sigmoid", [b.emit("Mul", [args[0], _scalar(b, node, 1.702, "k")])])
+    b.emit("Mul", [args[0], gate], b.out())
+
+
+def _not_equal(b: _Builder, node: Node, args: list[Any]) -> None:
+    b.emit("Not", [b.emit("Equal", args[:2])], b.out())
+
+
+def _mod(b: _Builder, node: Node, args: list[Any]) -> None:  # C's fmod: the dividend's sign
+    b.emit("Mod", args[:2], b.out(), fmod=1)
+
+
+def _floor_div(b: _Builder, node: Node, args: list[Any]) -> None:
+    if not mstype.is_float(node.outputs[0].dtype):
+        raise ValueError(f"export: FloorDiv at {node.scope} on {node.outputs[0].dtype}: ONNX's "
+                         "Div truncates integers; only float FloorDiv exports")
+    b.emit("Floor", [b.emit("Div", args[:2])], b.out())
+
+
+def _select(b: _Builder, node: Node, args: list[Any]) -> None:
+    b.emit("Where", args[:3], b.out())
+
+
+def _like(value: float) -> Converter:
+    def convert(b: _Builder, node: Node, args: list[Any]) -> None:
+        out = node.outputs[0]
+        b.emit("Identity", [b.const(np.full(out.shape, value, out.dtype.np_dtype), "fill")],
+               b.out())
+    return convert
+
+
+def _squeeze(b: _Builder, node: Node, args: list[Any]) -> None:
+    shape = node.inputs[0].shape
+    axes = _axes(node.prim.axis, len(shape)) if node.prim.axis != () else [
+        i for i, d in enumerate(shape) if d == 1]
+    b.emit("Squeeze", [args[0], b.const(np.array(axes, np.int64), "axes")], b.out())
+
+
+def _stack(b: _Builder, node: Node, args: list[Any]) -> None:
+    names = _names(args)
+    axis = node.prim.axis % len(node.outputs[0].shape)
+    axes = b.const(np.array([axis], np.int64), "axes")
+    b.emit("Concat", [b.emit("Unsqueeze", [n, axes]) for n in names], b.out(), axis=axis)
+
+
+def _tile(b: _Builder, node: Node, args: list[Any]) -> None:
+    b.emit("Tile", [args[0], b.const(np.array(node.inputs[1], np.int64), "repeats")], b.out())
+
+
+def _broadcast_to(b: _Builder, node: Node, args: list[Any]) -> None:
+    shape = np.array(node.outputs[0].shape, np.int64)
+    b.emit("Expand", [args[0], b.const(shape, "shape")], b.out())
+
+
+def _arg(onnx_op: str) -> Converter:
+    def convert(b: _Builder, node: Node, args: list[Any]) -> None:
+        axis = node.prim.axis % len(node.inputs[0].shape)
+        index = b.emit(onnx_op, [args[0]], axis=axis, keepdims=0)
+        to = b.onnx.helper.np_dtype_to_tensor_dtype(np.dtype(node.outputs[0].dtype.np_dtype))
+        b.emit("Cast", [index], b.out(), to=to)
+    return convert
+
+
+def _gather(b: _Builder, node: Node, args: list[Any]) -> None:
+    axis = node.inputs[2] % len(node.inputs[0].shape)
+    b.emit("Gather", args[:2], b.out(), axis=axis)
+
+
+def _slice(b: _Builder, node: Node, args: list[Any]) -> None:
+    begin, size = node.inputs[1], node.inputs[2]
+    shape = node.inputs[0].shape
+    ends = [d if n == -1 else s + n for s, n, d in zip(begin, size, shape)]
+    b.emit("Slice", [args[0], b.const(np.array(begin, np.int64), "starts"),
+                     b.const(np.array(ends, np.int64), "ends")], b.out())
+
+
+def _pad(b: _Builder, node: Node, args: list[Any]) -> None:
+    paddings = node.prim.paddings
+    pads = [p[0] for p in paddings] + [p[1] for p in paddings]
+    b.emit("Pad", [args[0], b.const(np.array(pads, np.int64), "pads")], b.out())
+
+
+def _layer_norm(b: _Builder, node: Node, args: list[Any]) -> None:
+    """(x - mean) / sqrt(var + eps) * gamma + beta over the axes from begin_norm_axis; mean
+    and var are outputs 1 and 2 (kept dims)."""
+    x, gamma, beta = args[:3]
+    rank = len(node.inputs[0].shape)
+    axes = list(range(node.prim.begin_norm_axis % rank, rank))
+    mean = b.emit("ReduceMean", [x], b.out(1), axes=axes, keepdims=1)
+    centred = b.emit("Sub", [x, mean])
+    var = b.emit("ReduceMean", [b.emit("Mul", [centred, centred])], b.out(2), axes=axes,
+                 keepdims=1)
+    eps = _scalar(b, node, node.prim.epsilon, "epsilon")
+    normed = b.emit("Div", [centred, b.emit("Sqrt", [b.emit("Add", [var, eps])])])
+    b.emit("Add", [b.emit("Mul", [normed, gamma]), beta], b.out())
+
+
+CONVERTERS.update({
+    "Rsqrt": _rsqrt, "Expm1": _expm1, "Log1p": _log1p, "Elu": _elu, "HSigmoid": _hsigmoid,
+    "HSwish": _hswish, "GeLU": _gelu, "FastGeLU": _fast_gelu, "NotEqual": _not_equal,
+    "Mod": _mod, "FloorDiv": _floor_div, "Select": _select, "OnesLike": _like(1),
+    "ZerosLike": _like(0), "Squeeze": _squeeze, "Stack": _stack, "Tile": _tile,
+    "BroadcastTo": _broadcast_to, "Argmax": _arg("ArgMax"), "Argmin": _arg("ArgMin"),
+    "Gather": _gather, "Slice": _slice, "Pad": _pad, "LayerNorm": _layer_norm,
+    "ReduceProd": _reduce("ReduceProd", False), "StridedSlice": _strided_slice,
+})
 CONVERTERS.update({
     "Conv2D": _conv2d, "MaxPool": _pool("MaxPool"), "AvgPool": _pool("AveragePool"),
     "BiasAdd": _bias_add, "MatMul": _matmul, "BatchMatMul": _matmul,
