@@ -67,3 +67,13 @@ class DenseReLU(nn.Cell):
 
     def construct(self, x: Tensor) -> Tensor:
         return self.relu(self.dense(x))
+
+
+class Elementwise(nn.Cell):
+    """Two inputs through every elementwise primitive the MindIR export writes."""
+
+    def construct(self, x: Tensor, y: Tensor) -> Tensor:
+        p = ops.operations
+        a = p.Sub()(x, y) * p.RealDiv()(x, p.Abs()(y) + 1.0)
+        b = p.Maximum()(p.Exp()(p.Neg()(x)), p.Minimum()(p.Sigmoid()(y), p.Tanh()(x)))
+        return a + b + p.Log()(p.Sqrt()(p.Abs()(x) + 1.0))

@@ -14,7 +14,7 @@ from ember import Tensor, context, nn, ops
 from ember.train._mindir_proto import ModelProto
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from nets import EXPORTED, LeNet5, export_case  # noqa: E402
+from nets import EXPORTED, Elementwise, LeNet5, export_case  # noqa: E402
 
 
 @pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE])
@@ -31,6 +31,15 @@ def test_round_trip_through_load_and_graph_cell(tmp_path: Path, name: str, mode:
     assert set(params) == {p.name for p in net.get_parameters()}
     for p in net.get_parameters():
         np.testing.assert_array_equal(params[p.name], p.asnumpy())
+
+
+def test_two_inputs_and_the_elementwise_primitives(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    x, y = (Tensor(rng.standard_normal((2, 3)).astype(np.float32)) for _ in range(2))
+    net = Elementwise()
+    cell = nn.GraphCell(ember.load(ember.export(net, x, y, file_name=str(tmp_path / "e"),
+                                                file_format="MINDIR")))
+    np.testing.assert_allclose(cell(x, y).asnumpy(), net(x, y).asnumpy(), rtol=1e-6)
 
 
 def test_the_file_is_mindspores_layout(tmp_path: Path) -> None:
