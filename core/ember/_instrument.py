@@ -89,9 +89,10 @@ def run_watched(kernel: Callable[..., Any], op: OpInfo, arrays: tuple) -> Any:
 
 
 def spec_of(array: Any) -> tuple[Any, Any]:
-    """(shape, dtype) of a backend array as the backend gives them (the type of a Python
-    value); :func:`spec_name` turns them into plain values when they are written."""
-    return getattr(array, "shape", ()), getattr(array, "dtype", None) or type(array)
+    """(shape, dtype) of a backend array as the backend gives them, ``((), type name)`` of a
+    Python value; :func:`spec_name` turns them into plain values when they are written."""
+    dtype = getattr(array, "dtype", None)
+    return ((), type(array).__name__) if dtype is None else (array.shape, dtype)
 
 
 _DTYPE_NAMES: dict[Any, str] = {}
@@ -99,6 +100,8 @@ _DTYPE_NAMES: dict[Any, str] = {}
 
 def spec_name(shape: Any, dtype: Any) -> tuple[tuple[int, ...], str]:
     """(shape as ints, ember's dtype name) of a :func:`spec_of` result or a graph value's."""
+    if isinstance(dtype, str):  # a Python value's type
+        return (), dtype
     name = _DTYPE_NAMES.get(dtype)
     if name is None:
         np_dtype = getattr(dtype, "as_numpy_dtype", dtype)  # a tf.DType
