@@ -13,6 +13,7 @@ from typing import Any
 
 from ember import _autodiff
 from ember.common import dtype as mstype
+from ember.common._format import tensor_repr
 from ember.common.tensor import Tensor
 from ember.ops.primitive import Primitive, Spec
 
@@ -103,17 +104,15 @@ class Print:
 
         def show(*values: Tensor) -> tuple:
             given = iter(values)
-            _write([next(given) if isinstance(x, Tensor) else _Text(x) for x in inputs])
+            _write([next(given) if isinstance(x, Tensor) else str(x) for x in inputs])
             return ()
 
         call_python(show, tensors, (), "Print")
 
 
-class _Text(str):
-    """A string or number given to Print, shown as it is (no quotes)."""
-
-    def __repr__(self) -> str:
-        return str(self)
+def _printed(x: Tensor) -> str:
+    """A tensor as MindSpore 1.6's Print shows it: its repr with spaces between items."""
+    return tensor_repr(x.asnumpy(), x.dtype, comma=False)
 
 
 def _write(items: list[Tensor | str]) -> None:
@@ -128,4 +127,5 @@ def _write(items: list[Tensor | str]) -> None:
         with open(path, "ab") as f:
             f.write(print_message(items))
     else:
-        sys.stdout.write("\n".join(map(repr, items)) + "\n")
+        sys.stdout.write("\n".join(_printed(x) if isinstance(x, Tensor) else x
+                                   for x in items) + "\n")
