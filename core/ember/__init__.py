@@ -68,13 +68,13 @@ from ember.train import (
     Model,
     amp,
     build_train_network,
+    export,
+    load,
     load_checkpoint,
     load_param_into_net,
+    parse_print,
     save_checkpoint,
 )
-from ember.train.export import export
-from ember.train.mindir import load
-from ember.train.serialization import parse_print
 from ember.version import __version__
 
 __all__ = [
