@@ -154,6 +154,23 @@ def test_fp_and_bp_points_from_profiling_options(tmp_path: Path) -> None:
         row["end_point(us)"] - bp_event["ts"] - bp_event["dur"], abs=0.01)
 
 
+class Doubling(nn.Cell):
+    def construct(self, x):
+        while x.sum() < 10:
+            x = x * 2
+        return x
+
+
+def test_the_nodes_of_a_loop_body_are_events_at_each_iteration(tmp_path: Path) -> None:
+    context.set_context(mode=context.GRAPH_MODE)
+    profiler = Profiler(output_path=str(tmp_path))
+    out = Doubling()(Tensor(np.ones(3, np.float32)))  # 3 -> 6 -> 12: two trips
+    profiler.stop()
+    np.testing.assert_array_equal(out.asnumpy(), [4, 4, 4])
+    kinds = [e[1] for e in profiler.events]
+    assert kinds == ["ReduceSum", "Less", "Mul"] * 2 + ["ReduceSum", "Less"]
+
+
 def test_enable_profiling_in_the_context(tmp_path: Path) -> None:
     with pytest.warns(DeprecationWarning):
         context.set_context(profiling_options=json.dumps({"output": str(tmp_path)}),
