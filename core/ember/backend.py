@@ -49,3 +49,15 @@ def resolve_kernel(executor: Any, prim: Any) -> Callable[..., Any]:
     from ember._executor import resolve_kernel as resolve
 
     return resolve(executor, prim)
+
+
+def host_communicator() -> Any:
+    """The CPU backend's communicator (MPI on NumPy arrays), for a backend that runs its
+    collectives by staging its arrays through host memory; ImportError if it is missing."""
+    from ember._plugins import registry
+
+    host = registry().plugin_manager.hook.ember_communicator(device_target="CPU")
+    if host is None:
+        raise ImportError("collectives staged through host memory need the CPU backend's MPI "
+                          'communicator: pip install "ember-core[cpu,dist]"')
+    return host

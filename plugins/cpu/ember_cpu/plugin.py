@@ -9,8 +9,7 @@ DEVICE_TARGET = "CPU"
 
 @hookimpl
 def ember_backends() -> list[BackendSpec]:
-    return [BackendSpec(DEVICE_TARGET, api_version="1.1", distribution="ember-cpu", priority=0)]
-
+    return [BackendSpec(DEVICE_TARGET, api_version="1.2", distribution="ember-cpu", priority=0)]
 
 
 @hookimpl
@@ -38,3 +37,12 @@ def ember_profiler_start(device_target: str, output_path: str) -> object | None:
     from ember_cpu.profiler import HostProfile
 
     return HostProfile(output_path)
+
+
+@hookimpl
+def ember_communicator(device_target: str) -> object | None:
+    if device_target != DEVICE_TARGET:
+        return None
+    from ember_cpu.communicator import world
+
+    return world()

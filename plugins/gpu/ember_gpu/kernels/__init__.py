@@ -5,10 +5,12 @@ the Python dispatch layers of ``tf.add`` and friends), so each one runs eagerly 
 mode and traces into the XLA graphs of Graph mode alike.
 """
 
+from ember_gpu.communicator import KERNELS as COLLECTIVE_KERNELS
 from ember_gpu.kernels.array import KERNELS as ARRAY_KERNELS
 from ember_gpu.kernels.math import KERNELS as MATH_KERNELS
 from ember_gpu.kernels.nn import KERNELS as NN_KERNELS
 from ember_gpu.kernels.optim import KERNELS as OPTIM_KERNELS
 from ember_gpu.kernels.python import KERNELS as PYTHON_KERNELS
 
-KERNELS = {**MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS, **PYTHON_KERNELS}
+KERNELS = {**MATH_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS, **PYTHON_KERNELS,
+           **COLLECTIVE_KERNELS}
