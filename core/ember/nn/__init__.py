@@ -47,6 +47,7 @@ from ember.nn.metrics import (
 )
 from ember.nn.optim import SGD, Adam, AdamWeightDecay, Momentum, Optimizer
 from ember.nn.wrap import (
+    DistributedGradReducer,
     DynamicLossScaleUpdateCell,
     FixedLossScaleUpdateCell,
     TrainOneStepCell,
@@ -57,7 +58,7 @@ from ember.nn.wrap import (
 
 __all__ = [
     "Accuracy", "Adam", "AdamWeightDecay", "BCEWithLogitsLoss", "Cell", "CosineDecayLR",
-    "DynamicLossScaleUpdateCell", "EvaluationBase", "ExponentialDecayLR",
+    "DistributedGradReducer", "DynamicLossScaleUpdateCell", "EvaluationBase", "ExponentialDecayLR",
     "FixedLossScaleUpdateCell", "InverseDecayLR", "L1Loss", "LearningRateSchedule", "Loss",
     "LossBase", "MSELoss", "Metric", "Momentum", "NLLLoss", "NaturalExpDecayLR", "Optimizer",
     "PolynomialDecayLR", "Precision", "Recall", "SGD", "SmoothL1Loss",

@@ -1,5 +1,6 @@
 """Training wrappers, as ``mindspore.nn.wrap``."""
 
+from ember.nn.wrap.grad_reducer import DistributedGradReducer
 from ember.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
 from ember.nn.wrap.loss_scale import (
     DynamicLossScaleUpdateCell,
@@ -7,5 +8,5 @@ from ember.nn.wrap.loss_scale import (
     TrainOneStepWithLossScaleCell,
 )
 
-__all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepCell",
+__all__ = ["DistributedGradReducer", "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepCell",
            "TrainOneStepWithLossScaleCell", "WithEvalCell", "WithLossCell"]
