@@ -43,7 +43,7 @@ from ember.testing.cases.registry import all_cases
 
 __all__ = [
     "BACKEND_CHECKS", "ember_conformance_context", "ember_conformance_test", "ember_target",
-    "test_backend_api_version", "test_backend_context_hook",
+    "test_backend_api_version", "test_backend_communicator", "test_backend_context_hook",
     "test_backend_device_target_switch", "test_backend_missing_kernel",
     "test_backend_rejects_bad_input_before_kernels", "test_primitive",
 ]
@@ -51,7 +51,7 @@ __all__ = [
 PLUGIN_NAME = "ember.testing.plugin"
 #: The backend-level checks, by the names known gaps and the report use (``backend/<name>``).
 BACKEND_CHECKS = ("api-version", "missing-kernel", "bad-input", "context-hook",
-                  "device-target-switch")
+                  "device-target-switch", "communicator")
 #: Gradients: finite differences in float64 against the backward rules.
 GRAD_TOLERANCE = (1e-5, 1e-6)
 
@@ -356,3 +356,29 @@ def test_backend_device_target_switch(ember_target: str) -> None:
     assert context.get_context("device_target") == ember_target
     np.testing.assert_array_equal(P.Neg()(z).asnumpy(), [-1, -4, -9])  # and back
     np.testing.assert_array_equal(staged(P.Neg(), (z,)).asnumpy(), [-1, -4, -9])
+
+
+@pytest.mark.ember_conformance(check="communicator")
+def test_backend_communicator(ember_target: str) -> None:
+    """The ``ember_communicator`` hook, in this process alone (a launch of one): every
+    collective returns the backend's arrays with the right shape, dtype and values."""
+    hook = _plugins.registry().plugin_manager.hook.ember_communicator
+    try:
+        comm = hook(device_target=ember_target)
+    except ImportError as exc:
+        pytest.skip(f"the communicator's library is not installed here: {exc}")
+    assert comm is not None, f"the backend of {ember_target!r} implements no ember_communicator"
+    assert (comm.rank, comm.size, comm.local_rank, comm.local_size) == (0, 1, 0, 1)
+    executor = _executor.state.eager or _executor.load_eager()
+    host = np.arange(12, dtype=np.float32).reshape(4, 3)
+    on_device = host if executor.device is None else executor.from_host(host)
+    calls = comm.calls
+    results = [comm.all_reduce(on_device, op) for op in ("sum", "max", "min", "prod")]
+    results += [comm.all_gather(on_device), comm.reduce_scatter(on_device, "sum"),
+                comm.broadcast(on_device, 0), comm.all_to_all(on_device, 0, 1)]
+    want = [host] * 7 + [host]  # one process: every collective gives back its input
+    for result, expected in zip(results, want, strict=True):
+        got = result if executor.device is None else executor.to_host(result)
+        assert isinstance(got, np.ndarray) and got.dtype == np.float32
+        np.testing.assert_array_equal(got, expected)
+    assert comm.calls == calls + len(results), "calls must count the collectives run"
