@@ -168,9 +168,10 @@ class Broadcast(_Collective):
 
     def bprop(self, *args: Any) -> tuple:
         xs, dout = args[:-2], args[-1]
+        summed = tuple(AllReduce(ReduceOp.SUM, self.group)(d) for d in dout)  # on every rank
         if get_rank(self.group) != self.root_rank:  # the outputs do not depend on this x
             return tuple(zeros_like(x) for x in xs)
-        return tuple(AllReduce(ReduceOp.SUM, self.group)(d) for d in dout)
+        return summed
 
 
 class AlltoAll(_Collective):
