@@ -47,12 +47,17 @@ class _State:
 _state = _State()
 
 
-def launch_command(processes: int = 2) -> str:
-    """The command that starts this script in ``processes`` processes with Open MPI's mpirun
-    (as root it needs --allow-run-as-root; --oversubscribe lets ranks outnumber cores)."""
+def mpirun_command(processes: int) -> list[str]:
+    """Open MPI's mpirun starting ``processes`` processes (as root it needs
+    --allow-run-as-root; --oversubscribe lets processes outnumber cores)."""
     root = ["--allow-run-as-root", "--oversubscribe"] if os.geteuid() == 0 else []
-    script = [os.path.basename(sys.executable) or "python", *sys.argv]
-    return shlex.join(["mpirun", *root, "-n", str(processes), *script])
+    return ["mpirun", *root, "-n", str(processes)]
+
+
+def launch_command(processes: int = 2) -> str:
+    """The command that starts this script in ``processes`` processes."""
+    python = os.path.basename(sys.executable) or "python"
+    return shlex.join([*mpirun_command(processes), python, *sys.argv])
 
 
 def init(backend_name: str | None = None) -> None:
@@ -118,7 +123,8 @@ def release() -> None:
 
 
 def group_ranks(api: str, group: Any) -> list[int]:
-    """The world ranks of ``group`` (``api`` names the caller in errors); RuntimeError before init(), ValueError for an unknown one."""
+    """The world ranks of ``group`` (``api`` names the caller in errors); RuntimeError before
+    init(), ValueError for an unknown group."""
     if not GlobalComm.INITED:
         raise RuntimeError(f"{api}: call ember.communication.init() first, in every process of "
                            f"the MPI launch (`{launch_command()}`)")

@@ -1,12 +1,12 @@
 """Training wrappers, as ``mindspore.nn.wrap``."""
 
-from ember.nn.wrap.grad_reducer import DistributedGradReducer
 from ember.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
+from ember.nn.wrap.grad_reducer import DistributedGradReducer
 from ember.nn.wrap.loss_scale import (
     DynamicLossScaleUpdateCell,
     FixedLossScaleUpdateCell,
     TrainOneStepWithLossScaleCell,
 )
 
-__all__ = ["DistributedGradReducer", "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepCell",
-           "TrainOneStepWithLossScaleCell", "WithEvalCell", "WithLossCell"]
+__all__ = ["DistributedGradReducer", "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell",
+           "TrainOneStepCell", "TrainOneStepWithLossScaleCell", "WithEvalCell", "WithLossCell"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
-from ember.communication.management import GlobalComm, get_group_size
+from ember.communication.management import GlobalComm, group_ranks
 from ember.nn.cell import Cell
 from ember.ops.operations.array_ops import concat, reshape, tensor_slice
 from ember.ops.operations.comm_ops import AllReduce, ReduceOp
@@ -78,7 +78,7 @@ class DistributedGradReducer(Cell):
                             "optimizer.parameters)")
         if not isinstance(mean, bool):
             raise TypeError(f"DistributedGradReducer: mean must be a bool, but got {mean!r}")
-        size = get_group_size(group)
+        size = len(group_ranks(type(self).__name__, group))
         degree = size if degree is None else degree
         if not isinstance(degree, int) or isinstance(degree, bool) or degree < 1:
             raise ValueError(f"DistributedGradReducer: degree must be an int >= 1, but got "
