@@ -63,13 +63,13 @@ def worker(steps: int) -> None:
     xs, ys = Tensor(images[half]), Tensor(labels[half])
     times["two ranks, batch 16 each"], times["one rank, batch 32"] = _best_pair(
         comm, lambda: both(xs, ys), (lambda: one(x, y)) if rank == 0 else (lambda: None), steps)
+    all_reduce = ops.AllReduce()
     for size in SIZES_MB:
         buffer = np.ones(size * MB // 4, np.float32)
-        out = np.empty_like(buffer)
-        tensor, all_reduce = Tensor(buffer), ops.AllReduce()
+        out, tensor = np.empty_like(buffer), Tensor(buffer)
         times[f"ember {size} MB"], times[f"mpi4py {size} MB"] = _best_pair(
-            comm, lambda t=tensor: all_reduce(t), lambda b=buffer, o=out: comm.Allreduce(b, o),
-            20)
+            comm, lambda t=tensor: all_reduce(t),
+            lambda b=buffer, o=out: comm.Allreduce(b, o), 20)
     if rank == 0:
         print(json.dumps(times))
 
@@ -114,5 +114,6 @@ if __name__ == "__main__":
         worker(int(sys.argv[2]))
     else:
         for row in measure():
-            print(f"{row['name']:<44} {row['ember_s'] * 1e3:8.3f} ms {row['reference_s'] * 1e3:8.3f}"
-                  f" ms {row['ratio']:6.2f}x  {row['reference']}; {row['goal']}")
+            print(f"{row['name']:<44} {row['ember_s'] * 1e3:8.3f} ms "
+                  f"{row['reference_s'] * 1e3:8.3f} ms {row['ratio']:6.2f}x  "
+                  f"{row['reference']}; {row['goal']}")
