@@ -139,7 +139,7 @@ def test_wrong_and_missing_kernels_are_reported(backend_tests: Path) -> None:
                                    "backend_api_version", "core_version", "api_version")} == {
         "backend": "KitTest", "backend_distribution": "ember-kittest",
         "backend_version": "0.3.0", "backend_api_version": "1.0",
-        "core_version": ember.__version__, "api_version": "1.1"}
+        "core_version": ember.__version__, "api_version": "1.2"}
     cases = {c["id"]: c for c in report["cases"]}
 
     wrong = cases["Add/same-shape-float32"]
