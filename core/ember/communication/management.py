@@ -38,10 +38,14 @@ class GlobalComm:
 
 class _State:
     def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
         self.world: Any = None  # the backend's world communicator
         self.device_target = ""
         self.groups: dict[str, list[int]] = {}  # group name -> world ranks
         self.comms: dict[str, Any] = {}  # group name -> communicator (groups this process is in)
+        self.excepthook: Any = None  # sys.excepthook before init() replaced it
 
 
 _state = _State()
@@ -100,7 +104,7 @@ def init(backend_name: str | None = None) -> None:
 def _abort_on_uncaught_exception(world: Any) -> None:
     """A process that dies of an exception ends the whole launch: the others, waiting in a
     collective for it, would otherwise wait for ever."""
-    previous = sys.excepthook
+    previous = _state.excepthook = sys.excepthook
 
     def hook(*exc_info: Any) -> None:
         previous(*exc_info)
@@ -117,7 +121,9 @@ def release() -> None:
     for name, comm in _state.comms.items():
         if name not in _WORLD_NAMES:
             comm.release()
-    _state.__init__()  # type: ignore[misc]
+    if _state.excepthook is not None:
+        sys.excepthook = _state.excepthook
+    _state.reset()
     context._set_launch(None, None)
     GlobalComm.INITED = False
 
