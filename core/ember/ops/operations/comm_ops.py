@@ -70,6 +70,9 @@ def _check_op(owner: str, op: Any) -> str:
 class AllReduce(_Collective):
     """Reduces ``x`` over the group with ``op`` (ReduceOp.SUM, MAX, MIN or PROD); every
     process gets the result: ``AllReduce(op=ReduceOp.SUM, group=GlobalComm.WORLD_COMM_GROUP)``.
+
+    Its gradient is the all-reduced sum of the output gradients, masked where ``x`` is the
+    extreme for MAX/MIN (as MindSpore's), times ``out / x`` for PROD (MindSpore masks PROD too).
     """
 
     def __init__(self, op: str = ReduceOp.SUM, group: str = GlobalComm.WORLD_COMM_GROUP) -> None:
@@ -139,7 +142,8 @@ class ReduceScatter(_Collective):
 class Broadcast(_Collective):
     """Every process gets the tensors of process ``root_rank`` (a rank of the group):
     ``Broadcast(root_rank, group)((x, ...))`` returns a tuple; the other processes' inputs
-    give the shapes and dtypes."""
+    give the shapes and dtypes. Gradients: the root's inputs get the sum of every process's
+    output gradients, the others' zeros (MindSpore passes each process's own through)."""
 
     def __init__(self, root_rank: int, group: str = GlobalComm.WORLD_COMM_GROUP) -> None:
         super().__init__(group)
