@@ -116,6 +116,9 @@ def ember_communicator(device_target: str) -> Any:
       ``all_gather(x)`` (concatenated along axis 0); ``reduce_scatter(x, op)`` (the reduction
       of axis 0's ``size`` blocks, block ``rank`` kept); ``broadcast(x, root)`` (``root``'s
       ``x``: the others' give its shape and dtype); ``all_to_all(x, split_dim, concat_dim)``;
+      ``neighbor_exchange(xs, send_ranks, recv_ranks, recv_specs)``: sends ``xs[i]`` to
+      ``send_ranks[i]``, returns a tuple of the arrays received from ``recv_ranks``, of the
+      (shape, numpy dtype) ``recv_specs``;
     - ``calls``: how many collectives it ran (for tests and benchmarks); ``release()`` frees a
       group's communicator; ``abort(code)`` ends every process of the launch (called when
       one dies of an uncaught exception, so that the others do not wait for it for ever).

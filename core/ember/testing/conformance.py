@@ -387,8 +387,9 @@ def test_backend_communicator(ember_target: str) -> None:
     calls = comm.calls
     results = [comm.all_reduce(on_device, op) for op in ("sum", "max", "min", "prod")]
     results += [comm.all_gather(on_device), comm.reduce_scatter(on_device, "sum"),
-                comm.broadcast(on_device, 0), comm.all_to_all(on_device, 0, 1)]
-    want = [host] * 7 + [host]  # one process: every collective gives back its input
+                comm.broadcast(on_device, 0), comm.all_to_all(on_device, 0, 1),
+                *comm.neighbor_exchange((on_device,), (0,), (0,), [((4, 3), np.float32)])]
+    want = [host] * len(results)  # one process: every collective gives back its input
     for result, expected in zip(results, want, strict=True):
         got = result if executor.device is None else executor.to_host(result)
         assert isinstance(got, np.ndarray) and got.dtype == np.float32

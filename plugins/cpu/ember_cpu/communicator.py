@@ -70,6 +70,16 @@ class MpiCommunicator:
         self.calls += 1
         return np.concatenate(list(received), axis=concat_dim)
 
+    def neighbor_exchange(self, xs: tuple, send_ranks: tuple, recv_ranks: tuple,
+                          recv_specs: list) -> tuple:
+        received = tuple(np.empty(shape, dtype) for shape, dtype in recv_specs)
+        requests = [self.comm.Isend(np.ascontiguousarray(x), dest=rank)
+                    for x, rank in zip(xs, send_ranks)]
+        requests += [self.comm.Irecv(out, source=rank) for out, rank in zip(received, recv_ranks)]
+        _mpi().Request.Waitall(requests)
+        self.calls += 1
+        return received
+
     def abort(self, code: int) -> None:
         """End every process of the launch (one died: the others must not wait for it)."""
         self.comm.Abort(code)

@@ -60,6 +60,17 @@ class StagedCommunicator:
         return self._staged(lambda a: self.host.all_to_all(a, split_dim, concat_dim), x,
                             tuple(shape))
 
+    def neighbor_exchange(self, xs: tuple, send_ranks: tuple, recv_ranks: tuple,
+                          recv_specs: list) -> tuple:
+        def on_host(*arrays: Any) -> tuple:
+            return self.host.neighbor_exchange(arrays, send_ranks, recv_ranks, recv_specs)
+
+        outs = tf.numpy_function(on_host, list(xs), [tf.as_dtype(d) for _, d in recv_specs],
+                                 stateful=True)
+        for out, (shape, _) in zip(outs, recv_specs, strict=True):
+            out.set_shape(shape)
+        return tuple(outs)
+
     def abort(self, code: int) -> None:
         self.host.abort(code)
 

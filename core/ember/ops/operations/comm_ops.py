@@ -1,5 +1,5 @@
 """Collective primitives, as ``mindspore.ops.operations.comm_ops``: AllReduce, AllGather,
-ReduceScatter, Broadcast, AlltoAll.
+ReduceScatter, Broadcast, AlltoAll, NeighborExchange.
 
 Every process of the group calls the same collective in the same order (in PyNative mode op by
 op; in GRAPH_MODE they are graph nodes, which the passes never remove, merge or fold). The
@@ -16,10 +16,12 @@ from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.communication.management import GlobalComm, communicator, get_rank, group_ranks
 from ember.ops._rules import check_tensor
+from ember.ops.operations.array_ops import _ints, _shape_of
 from ember.ops.operations.math_ops import cast, equal, mul, real_div, zeros_like
 from ember.ops.primitive import Primitive, Spec
 
-__all__ = ["AllGather", "AllReduce", "AlltoAll", "Broadcast", "ReduceOp", "ReduceScatter"]
+__all__ = ["AllGather", "AllReduce", "AlltoAll", "Broadcast", "NeighborExchange", "ReduceOp",
+           "ReduceScatter"]
 
 #: What the collectives move: MPI has no Bool reduction, and MindSpore's kernels take these.
 _DTYPES = (mstype.int8, mstype.uint8, mstype.int32, mstype.int64, mstype.float16,
@@ -218,7 +220,68 @@ class AlltoAll(_Collective):
         return (back(dout),)
 
 
+class NeighborExchange(_Collective):
+    """Sends tensor ``i`` of the input tuple to rank ``send_rank_ids[i]`` of the group and
+    returns the tensors received from ``recv_rank_ids``, of shapes ``recv_shapes`` and dtype
+    ``recv_type``: ``NeighborExchange(send_rank_ids, recv_rank_ids, recv_shapes, send_shapes,
+    recv_type, group)``. Messages between two processes arrive in the order they were sent."""
+
+    def __init__(self, send_rank_ids: list[int], recv_rank_ids: list[int], recv_shapes: Any,
+                 send_shapes: Any, recv_type: mstype.Type,
+                 group: str = GlobalComm.WORLD_COMM_GROUP) -> None:
+        super().__init__(group)
+        op = "NeighborExchange"
+        self.send_rank_ids = _ints(op, "send_rank_ids", send_rank_ids)
+        self.recv_rank_ids = _ints(op, "recv_rank_ids", recv_rank_ids)
+        self.recv_shapes = tuple(_shape_of(op, "recv_shapes", s) for s in recv_shapes)
+        self.send_shapes = tuple(_shape_of(op, "send_shapes", s) for s in send_shapes)
+        if len(self.send_shapes) != len(self.send_rank_ids) or \
+                len(self.recv_shapes) != len(self.recv_rank_ids):
+            raise ValueError(f"{op}: send_shapes and recv_shapes need one shape per rank of "
+                             f"send_rank_ids and recv_rank_ids, but got {len(self.send_shapes)}"
+                             f" for {len(self.send_rank_ids)} and {len(self.recv_shapes)} for "
+                             f"{len(self.recv_rank_ids)}")
+        if recv_type not in _DTYPES:
+            raise TypeError(f"{op}: recv_type must be one of {', '.join(map(str, _DTYPES))}, but "
+                            f"got {recv_type!r}")
+        self.recv_type = recv_type
+
+    def __call__(self, input_x: Any) -> Any:
+        if not isinstance(input_x, tuple | list) or not input_x:
+            raise TypeError(f"NeighborExchange: input_x must be a non-empty tuple of Tensors, "
+                            f"but got {type(input_x).__name__}")
+        return super().__call__(*input_x)
+
+    def infer(self, *xs: Any) -> list[Spec]:
+        size = 0
+        for i, x in enumerate(xs):
+            x, size = self._input(x)
+            if i < len(self.send_shapes) and x.shape != self.send_shapes[i]:
+                raise ValueError(f"NeighborExchange: input {i} must have shape send_shapes[{i}] "
+                                 f"= {list(self.send_shapes[i])}, but got {list(x.shape)}")
+        if len(xs) != len(self.send_rank_ids):
+            raise ValueError(f"NeighborExchange: input_x must hold one tensor per rank of "
+                             f"send_rank_ids ({len(self.send_rank_ids)}), but got {len(xs)}")
+        for rank in (*self.send_rank_ids, *self.recv_rank_ids):
+            if not 0 <= rank < size:
+                raise ValueError(f"NeighborExchange: rank {rank} is not in group {self.group!r}"
+                                 f" (size {size})")
+        return [(shape, self.recv_type) for shape in self.recv_shapes]
+
+    def collective(self, comm: Any) -> Callable[..., Any]:
+        sends, receives, exchange = self.send_rank_ids, self.recv_rank_ids, comm.neighbor_exchange
+        specs = [(shape, self.recv_type.np_dtype) for shape in self.recv_shapes]
+        return lambda *xs: exchange(xs, sends, receives, specs)
+
+    def bprop(self, *args: Any) -> tuple:
+        xs, dout = args[:-2], args[-1]
+        back = NeighborExchange(self.recv_rank_ids, self.send_rank_ids, self.send_shapes,
+                                self.recv_shapes, xs[0].dtype, self.group)
+        return back(dout)
+
+
 #: The kernels of the collectives, for a backend's kernel table: ``{**KERNELS,
 #: **COLLECTIVE_KERNELS}``; its ``ember_communicator`` hook supplies what they call.
 COLLECTIVE_KERNELS = {cls.__name__: collective_kernel
-                      for cls in (AllReduce, AllGather, ReduceScatter, Broadcast, AlltoAll)}
+                      for cls in (AllReduce, AllGather, ReduceScatter, Broadcast, AlltoAll,
+                                  NeighborExchange)}
