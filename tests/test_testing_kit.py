@@ -128,6 +128,7 @@ def test_wrong_and_missing_kernels_are_reported(backend_tests: Path) -> None:
     (backend_tests / "gaps.txt").write_text(textwrap.dedent("""\
         # KitTest has no Mul kernel yet
         Mul
+        backend/communicator  # nor collectives
         Sub/same-shape-float32  # not a gap: it passes, so the kit must say so
     """))
     chosen = "(Add/ or Mul/ or Sub/ or Maximum/same or backend) and not BiasAdd and not MatMul"
@@ -166,9 +167,9 @@ def test_wrong_and_missing_kernels_are_reported(backend_tests: Path) -> None:
     assert fixed["outcome"] == "fail" and "listed as a known gap, but passes" in fixed["message"]
     assert cases["Sub/same-shape-float16"]["outcome"] == "pass"
 
-    assert {c["check"]: c["outcome"] for c in report["backend_checks"]} == dict.fromkeys(
-        ["api-version", "missing-kernel", "bad-input", "context-hook", "device-target-switch"],
-        "pass")
+    assert {c["check"]: c["outcome"] for c in report["backend_checks"]} == {
+        **dict.fromkeys(["api-version", "missing-kernel", "bad-input", "context-hook",
+                         "device-target-switch"], "pass"), "communicator": "known gap"}
     assert report["summary"]["fail"] == sum(c["outcome"] == "fail" for c in report["cases"])
     assert "ember conformance: KitTest" in proc.stdout
     assert "math:" in proc.stdout and "fail: Add, Maximum, Sub; known gap: Mul" in proc.stdout

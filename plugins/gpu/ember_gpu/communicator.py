@@ -67,6 +67,8 @@ class StagedCommunicator:
 
         outs = tf.numpy_function(on_host, list(xs), [tf.as_dtype(d) for _, d in recv_specs],
                                  stateful=True)
+        if not isinstance(outs, list | tuple):  # one output comes back alone, not in a list
+            outs = [outs]
         for out, (shape, _) in zip(outs, recv_specs, strict=True):
             out.set_shape(shape)
         return tuple(outs)
