@@ -1,12 +1,15 @@
 """The CPU backend's communicator: MPI collectives (mpi4py) on NumPy buffers.
 
 Every call passes NumPy arrays as buffers to mpi4py's upper-case methods (``Allreduce``,
-``Allgather``, ...), so data moves as raw memory: nothing is pickled. mpi4py initialises MPI
-when it is first imported, in :func:`world`.
+``Allgather``, ...), so data moves as raw memory: nothing is pickled. MPI receives into a
+buffer kept for each size, whose result is then copied out: Open MPI receives into memory it
+has seen before about twice as fast as into fresh memory (measured with 16 MB). mpi4py
+initialises MPI when it is first imported, in :func:`world`.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -30,32 +33,41 @@ class MpiCommunicator:
         self.local_rank = local.Get_rank() if local is not None else self.rank
         self.local_size = local.Get_size() if local is not None else self.size
         self.calls = 0
+        self._scratch: dict[int, np.ndarray] = {}  # receive buffers by size in bytes
         mpi = _mpi()
         self._ops = {"sum": mpi.SUM, "max": mpi.MAX, "min": mpi.MIN, "prod": mpi.PROD}
 
     def group(self, ranks: list[int]) -> MpiCommunicator:
         return MpiCommunicator(self.comm.Create_group(self.comm.group.Incl(ranks)))
 
+    def _receive(self, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+        """The receive buffer for an array of ``shape`` and ``dtype`` (copy the result out)."""
+        nbytes = math.prod(shape) * dtype.itemsize
+        buffer = self._scratch.get(nbytes)
+        if buffer is None:
+            buffer = self._scratch[nbytes] = np.empty(nbytes, np.uint8)
+        return buffer.view(dtype).reshape(shape)
+
     def all_reduce(self, x: np.ndarray, op: str) -> np.ndarray:
         x = np.ascontiguousarray(x)
-        out = np.empty_like(x)
+        out = self._receive(x.shape, x.dtype)
         self.comm.Allreduce(x, out, op=self._ops[op])
         self.calls += 1
-        return out
+        return out.copy()
 
     def all_gather(self, x: np.ndarray) -> np.ndarray:
         x = np.ascontiguousarray(x)
-        out = np.empty((self.size * x.shape[0], *x.shape[1:]), x.dtype)
+        out = self._receive((self.size * x.shape[0], *x.shape[1:]), x.dtype)
         self.comm.Allgather(x, out)
         self.calls += 1
-        return out
+        return out.copy()
 
     def reduce_scatter(self, x: np.ndarray, op: str) -> np.ndarray:
         x = np.ascontiguousarray(x)
-        out = np.empty((x.shape[0] // self.size, *x.shape[1:]), x.dtype)
+        out = self._receive((x.shape[0] // self.size, *x.shape[1:]), x.dtype)
         self.comm.Reduce_scatter_block(x, out, op=self._ops[op])
         self.calls += 1
-        return out
+        return out.copy()
 
     def broadcast(self, x: np.ndarray, root: int) -> np.ndarray:
         out = np.array(x, order="C")  # a copy: the input stays as it was
