@@ -1,6 +1,6 @@
 """Distributed training without a launch: errors before init() and outside mpirun, the launch
 values in the auto-parallel context, unsupported parallel modes, fusion buckets, per-rank
-files. Collectives on real processes: tests/dist."""
+files. Collectives on real processes: tests/distributed."""
 
 from __future__ import annotations
 
