@@ -117,6 +117,7 @@ def _abort_on_uncaught_exception(world: Any) -> None:
 def release() -> None:
     """Free the groups' communicators and forget the launch; init() may be called again."""
     from ember import context
+    from ember._executor import forget_executors
 
     for name, comm in _state.comms.items():
         if name not in _WORLD_NAMES:
@@ -124,6 +125,7 @@ def release() -> None:
     if _state.excepthook is not None:
         sys.excepthook = _state.excepthook
     _state.reset()
+    forget_executors()  # kernels and graphs made for these communicators are made anew
     context._set_launch(None, None)
     GlobalComm.INITED = False
 
