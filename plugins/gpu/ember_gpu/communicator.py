@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ember.backend import host_communicator
-from ember.ops.operations.comm_ops import COLLECTIVE_KERNELS
 from ember_gpu.device import import_tensorflow
 
 tf = import_tensorflow()
@@ -82,21 +81,3 @@ class StagedCommunicator:
 
 def world() -> StagedCommunicator:
     return StagedCommunicator(host_communicator())
-
-
-def _calls_python(factory: Callable[[Any], Callable[..., Any]]) -> Callable[[Any], Any]:
-    """The kernel factory, its kernels marked as calling Python (graph.py then does not ask
-    XLA to compile their graphs whole)."""
-    def make(prim: Any) -> Callable[..., Any]:
-        kernel = factory(prim)
-
-        def run(*arrays: Any) -> Any:
-            return kernel(*arrays)
-
-        run.calls_python = True  # type: ignore[attr-defined]
-        return run
-
-    return make
-
-
-KERNELS = {name: _calls_python(factory) for name, factory in COLLECTIVE_KERNELS.items()}
