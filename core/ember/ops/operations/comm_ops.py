@@ -58,6 +58,16 @@ class _Collective(Primitive):
         return check_tensor(self.name, "x", x, _DTYPES), len(group_ranks(self.name, self.group))
 
 
+class _OnTuple(_Collective):
+    """A collective called on a tuple of tensors, returning a tuple."""
+
+    def __call__(self, input_x: Any) -> Any:
+        if not isinstance(input_x, tuple | list) or not input_x:
+            raise TypeError(f"{self.name}: input_x must be a non-empty tuple of Tensors, but "
+                            f"got {type(input_x).__name__}")
+        return super().__call__(*input_x)
+
+
 def collective_kernel(prim: _Collective) -> Callable[..., Any]:
     """The kernel factory of every collective: its call on the group's communicator."""
     return prim.collective(communicator(prim.group, prim.name))
@@ -142,7 +152,7 @@ class ReduceScatter(_Collective):
         return (AllGather(self.group)(dout),)
 
 
-class Broadcast(_Collective):
+class Broadcast(_OnTuple):
     """Every process gets the tensors of process ``root_rank`` (a rank of the group):
     ``Broadcast(root_rank, group)((x, ...))`` returns a tuple; the other processes' inputs
     give the shapes and dtypes. Gradients: the root's inputs get the sum of every process's
@@ -153,12 +163,6 @@ class Broadcast(_Collective):
         if not isinstance(root_rank, int) or isinstance(root_rank, bool) or root_rank < 0:
             raise ValueError(f"Broadcast: root_rank must be an int >= 0, but got {root_rank!r}")
         self.root_rank = root_rank
-
-    def __call__(self, input_x: Any) -> Any:
-        if not isinstance(input_x, tuple | list) or not input_x:
-            raise TypeError(f"Broadcast: input_x must be a non-empty tuple of Tensors, but got "
-                            f"{type(input_x).__name__}")
-        return super().__call__(*input_x)
 
     def infer(self, *xs: Any) -> list[Spec]:
         size = 0
@@ -221,7 +225,7 @@ class AlltoAll(_Collective):
         return (back(dout),)
 
 
-class NeighborExchange(_Collective):
+class NeighborExchange(_OnTuple):
     """Sends tensor ``i`` of the input tuple to rank ``send_rank_ids[i]`` of the group and
     returns the tensors received from ``recv_rank_ids``, of shapes ``recv_shapes`` and dtype
     ``recv_type``: ``NeighborExchange(send_rank_ids, recv_rank_ids, recv_shapes, send_shapes,
@@ -246,12 +250,6 @@ class NeighborExchange(_Collective):
             raise TypeError(f"{op}: recv_type must be one of {', '.join(map(str, _DTYPES))}, but "
                             f"got {recv_type!r}")
         self.recv_type = recv_type
-
-    def __call__(self, input_x: Any) -> Any:
-        if not isinstance(input_x, tuple | list) or not input_x:
-            raise TypeError(f"NeighborExchange: input_x must be a non-empty tuple of Tensors, "
-                            f"but got {type(input_x).__name__}")
-        return super().__call__(*input_x)
 
     def infer(self, *xs: Any) -> list[Spec]:
         size = 0
