@@ -1,6 +1,13 @@
 """Training wrappers, as ``mindspore.nn.wrap``."""
 
-from ember.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
+from ember.nn.wrap.cell_wrapper import (
+    ForwardValueAndGrad,
+    ParameterUpdate,
+    TrainOneStepCell,
+    WithEvalCell,
+    WithGradCell,
+    WithLossCell,
+)
 from ember.nn.wrap.grad_reducer import DistributedGradReducer
 from ember.nn.wrap.loss_scale import (
     DynamicLossScaleUpdateCell,
@@ -9,4 +16,5 @@ from ember.nn.wrap.loss_scale import (
 )
 
 __all__ = ["DistributedGradReducer", "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell",
-           "TrainOneStepCell", "TrainOneStepWithLossScaleCell", "WithEvalCell", "WithLossCell"]
+           "ForwardValueAndGrad", "ParameterUpdate", "TrainOneStepCell",
+           "TrainOneStepWithLossScaleCell", "WithEvalCell", "WithGradCell", "WithLossCell"]
