@@ -169,12 +169,12 @@ _exclude("quantization-aware training and THOR second-order layers (Ascend; the 
 _exclude("pipeline/model parallelism, device queues and multi-device normalization: the "
          "distributed issue's scope (data parallel only today)",
          *(f"ember.nn.{n}" for n in (
-             "MicroBatchInterleaved", "PipelineCell", "GetNextSingleOp", "DistributedGradReducer",
+             "MicroBatchInterleaved", "PipelineCell", "GetNextSingleOp",
              "VirtualDatasetCellTriple", "GlobalBatchNorm", "SyncBatchNorm")),
          "ember.build_searched_strategy", "ember.merge_sliced_parameter",
          "ember.load_distributed_checkpoint", "ember.train.build_searched_strategy",
          "ember.train.merge_sliced_parameter", "ember.train.load_distributed_checkpoint",
-         "ember.parallel", "ember.communication", "ember.set_fl_context",
+         "ember.parallel", "ember.set_fl_context",
          "ember.get_fl_context")
 _exclude("MindIR/AIR/ONNX export and loading, GraphCell and parse_print of Ascend dump files: "
          "ember has no MindIR serializer yet",
@@ -193,7 +193,6 @@ _exclude("pending primitives: random sampling (StandardNormal, UniformReal, Gamm
          *(f"ember.ops.{n}" for n in ("normal", "laplace", "uniform", "gamma", "poisson",
                                       "multinomial", "random_categorical")),
          "ember.nn.SampledSoftmaxLoss")
-_exclude("pending primitives: Sort", "ember.ops.functional.sort")
 _exclude("pending primitives: Conv3D(+Transpose), Lgamma, Digamma, Igamma, MatrixDeterminant",
          *(f"ember.nn.{n}" for n in ("Conv3d", "Conv3dTranspose", "LGamma", "DiGamma", "IGamma",
                                      "LBeta", "MatDet")))
