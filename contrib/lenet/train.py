@@ -7,6 +7,13 @@ model (needs ``pip install onnx``), ``--export lenet.mindir`` as MindSpore's Min
 
     python contrib/lenet/train.py [--device CPU] [--mode graph|pynative] [--epochs 40]
                                   [--batch-size 32] [--ckpt-dir checkpoints] [--export FILE]
+                                  [--parallel data]
+
+Data parallel, in N processes that each train on 1/N of every batch (batch-size / N digits)
+and average their gradients, so that the run follows the one-process run of the same global
+batch (checkpoints in <ckpt-dir>/rank_<id>/):
+
+    mpirun -n 2 python contrib/lenet/train.py --parallel data
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from lenet import LeNet5  # noqa: E402
 
 import ember  # noqa: E402
 from ember import context, nn  # noqa: E402
+from ember.communication import get_group_size, get_rank, init  # noqa: E402
 from ember.dataset import NumpySlicesDataset  # noqa: E402
 from ember.train import CheckpointConfig, LossMonitor, Model, ModelCheckpoint  # noqa: E402
 
@@ -54,14 +62,26 @@ def main(argv: list[str] | None = None) -> float:
     parser.add_argument("--export", default="", metavar="FILE",
                         help="write the trained network into FILE: MindIR if it ends with "
                         ".mindir, else ONNX")
+    parser.add_argument("--parallel", choices=("none", "data"), default="none",
+                        help="data: data parallel across the processes of `mpirun -n N`")
     args = parser.parse_args(argv)
 
     mode = context.GRAPH_MODE if args.mode == "graph" else context.PYNATIVE_MODE
     context.set_context(mode=mode, device_target=args.device)
+    shard, batch_size = {}, args.batch_size
+    if args.parallel == "data":
+        init()
+        context.set_auto_parallel_context(parallel_mode=context.ParallelMode.DATA_PARALLEL,
+                                          gradients_mean=True, parameter_broadcast=True)
+        shard = {"num_shards": get_group_size(), "shard_id": get_rank()}
+        if batch_size % get_group_size():
+            parser.error(f"--batch-size {batch_size} must be a multiple of the number of "
+                         f"processes, {get_group_size()}")
+        batch_size //= get_group_size()
     ember.set_seed(args.seed)
     train_x, train_y, test_x, test_y = load_digits(args.seed)
     train_set = NumpySlicesDataset((train_x, train_y), column_names=["image", "label"],
-                                   shuffle=True).batch(args.batch_size, drop_remainder=True)
+                                   shuffle=True, **shard).batch(batch_size, drop_remainder=True)
     test_set = NumpySlicesDataset((test_x, test_y), column_names=["image", "label"],
                                   shuffle=False).batch(args.batch_size)
 
@@ -72,7 +92,8 @@ def main(argv: list[str] | None = None) -> float:
     steps = train_set.get_dataset_size()
     checkpoints = ModelCheckpoint(prefix="lenet", directory=args.ckpt_dir, config=CheckpointConfig(
         save_checkpoint_steps=steps, keep_checkpoint_max=2))
-    print(f"LeNet-5 on {len(train_y)} training digits, device {args.device}, {args.mode} mode")
+    print(f"LeNet-5 on {len(train_y)} training digits, device {args.device}, {args.mode} mode"
+          + (f", data parallel: rank {get_rank()} of {get_group_size()}" if shard else ""))
     model.train(args.epochs, train_set, callbacks=[LossMonitor(per_print_times=steps * 5),
                                                    checkpoints], dataset_sink_mode=False)
     accuracy = model.eval(test_set, dataset_sink_mode=False)["Accuracy"]

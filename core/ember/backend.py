@@ -61,6 +61,18 @@ def resolve_kernel(executor: Any, prim: Any) -> Callable[..., Any]:
     return resolve(executor, prim)
 
 
+def host_communicator() -> Any:
+    """The CPU backend's communicator (MPI on NumPy arrays), for a backend that runs its
+    collectives by staging its arrays through host memory; ImportError if it is missing."""
+    from ember._plugins import registry
+
+    host = registry().plugin_manager.hook.ember_communicator(device_target="CPU")
+    if host is None:
+        raise ImportError("collectives staged through host memory need the CPU backend's MPI "
+                          'communicator: pip install "ember-core[cpu,dist]"')
+    return host
+
+
 def merged_kernel_tables(package: str, path: Any) -> dict[str, Callable[[Any], Any]]:
     """The union of the ``KERNELS`` tables of every module of a backend's kernel package, for
     its ``__init__``: ``KERNELS = merged_kernel_tables(__name__, __path__)``. A primitive that

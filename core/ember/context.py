@@ -79,9 +79,11 @@ class _Context:
         self.api = api
         self.options = options
         self.values: dict[str, Any] = {}
+        self.given: set[str] = set()  # stored keys the user set since the last reset
         self.reset()
 
     def reset(self) -> None:
+        self.given = set()
         self.values = {
             name: _UNRESOLVED if option.default_factory else copy.deepcopy(option.default)
             for name, option in self.options.items()
@@ -143,6 +145,7 @@ class _Context:
 
     def commit(self, changes: Mapping[str, Any]) -> None:
         self.values.update(changes)
+        self.given.update(changes)
 
 
 _CONTEXT = _Context("set_context", CONTEXT)
@@ -255,22 +258,53 @@ def _current_values() -> dict[str, Any]:
         }
 
 
+#: device_num and global_rank of the MPI launch, once ``ember.communication.init()`` ran.
+_LAUNCH: dict[str, int] = {}
+
+
+def _launch_conflict(key: str, value: Any, launch: Mapping[str, int]) -> ValueError:
+    what = (f"started {launch['device_num']} processes (mpirun -n {launch['device_num']})"
+            if key == "device_num" else f"gave this process rank {launch['global_rank']}")
+    return ValueError(f"set_auto_parallel_context: {key}={value!r} contradicts the MPI launch, "
+                      f"which {what}; leave {key} unset to take the launch's value")
+
+
+def _set_launch(device_num: int | None, global_rank: int | None) -> None:
+    """Take device_num and global_rank from an MPI launch (None: forget them), unless the user
+    set them; a user value that contradicts the launch raises ValueError naming both."""
+    launch = {} if device_num is None else {"device_num": device_num, "global_rank": global_rank}
+    with _LOCK:
+        for key, value in launch.items():
+            if key in _AUTO_PARALLEL.given and _AUTO_PARALLEL.values[key] != value:
+                raise _launch_conflict(key, _AUTO_PARALLEL.values[key], launch)
+        _LAUNCH.clear()
+        _LAUNCH.update(launch)
+
+
 def set_auto_parallel_context(**kwargs: Any) -> None:
     """Set keys of the context that configures parallel training.
 
     Validated whole, like set_context. PYNATIVE_MODE runs only parallel_mode 'stand_alone' and
-    'data_parallel': another one raises ValueError while mode is PYNATIVE_MODE.
+    'data_parallel': another one raises ValueError while mode is PYNATIVE_MODE. Under an MPI
+    launch (after ``ember.communication.init()``), device_num and global_rank default to the
+    launch's, and a value that contradicts it raises ValueError.
 
     Examples:
         >>> set_auto_parallel_context(device_num=8, parallel_mode=ParallelMode.DATA_PARALLEL)
         >>> set_auto_parallel_context(dataset_strategy=((1, 8), (1, 8)))
     """
+    for key in _LAUNCH.keys() & kwargs.keys():
+        if kwargs[key] != _LAUNCH[key]:
+            raise _launch_conflict(key, kwargs[key], _LAUNCH)
     _emit(_set(_AUTO_PARALLEL, kwargs))
 
 
 def get_auto_parallel_context(attr_key: str) -> Any:
-    """The value of one key of set_auto_parallel_context."""
+    """The value of one key of set_auto_parallel_context (device_num and global_rank: the MPI
+    launch's when the user did not set them)."""
     with _LOCK:
+        if attr_key in _LAUNCH and attr_key not in _AUTO_PARALLEL.given:
+            return _LAUNCH[attr_key]
         return _AUTO_PARALLEL.get(attr_key)
 
 

@@ -110,3 +110,32 @@ def ember_profiler_start(device_target: str, output_path: str) -> Any:
     device's work); and ``stop()``, ending the session and returning the paths of any files
     of its own it wrote under ``output_path``. First non-None result wins.
     """
+
+
+@hookspec(firstresult=True)
+def ember_communicator(device_target: str) -> Any:
+    """Create the world communicator for ``device_target``, or return None if not yours.
+
+    Called by ``ember.communication.init()`` in each process of an MPI launch
+    (``mpirun -n N``), once per process. Return an object whose collectives take and return
+    the backend's arrays (those of its executors' ``device``), each a call that every process
+    of the communicator makes, in the same order:
+
+    - ``rank``, ``size``, ``local_rank``, ``local_size``: this process among all of them, and
+      among those on its host;
+    - ``group(ranks)`` -> a communicator of the processes ``ranks`` (world ranks, in the
+      order of their ranks in the group), called by those processes only;
+    - ``all_reduce(x, op)`` with ``op`` one of "sum", "max", "min", "prod";
+      ``all_gather(x)`` (concatenated along axis 0); ``reduce_scatter(x, op)`` (the reduction
+      of axis 0's ``size`` blocks, block ``rank`` kept); ``broadcast(x, root)`` (``root``'s
+      ``x``: the others' give its shape and dtype); ``all_to_all(x, split_dim, concat_dim)``;
+      ``neighbor_exchange(xs, send_ranks, recv_ranks, recv_specs)``: sends ``xs[i]`` to
+      ``send_ranks[i]``, returns a tuple of the arrays received from ``recv_ranks``, of the
+      (shape, numpy dtype) ``recv_specs``;
+    - ``calls``: how many collectives it ran (for tests and benchmarks); ``release()`` frees a
+      group's communicator; ``abort(code)`` ends every process of the launch (called when
+      one dies of an uncaught exception, so that the others do not wait for it for ever).
+
+    Raise ImportError when the library it needs is not installed, naming what to install.
+    First non-None result wins.
+    """

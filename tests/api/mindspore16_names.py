@@ -169,12 +169,12 @@ _exclude("quantization-aware training and THOR second-order layers (Ascend; the 
 _exclude("pipeline/model parallelism, device queues and multi-device normalization: the "
          "distributed issue's scope (data parallel only today)",
          *(f"ember.nn.{n}" for n in (
-             "MicroBatchInterleaved", "PipelineCell", "GetNextSingleOp", "DistributedGradReducer",
+             "MicroBatchInterleaved", "PipelineCell", "GetNextSingleOp",
              "VirtualDatasetCellTriple", "GlobalBatchNorm", "SyncBatchNorm")),
          "ember.build_searched_strategy", "ember.merge_sliced_parameter",
          "ember.load_distributed_checkpoint", "ember.train.build_searched_strategy",
          "ember.train.merge_sliced_parameter", "ember.train.load_distributed_checkpoint",
-         "ember.parallel", "ember.communication", "ember.set_fl_context",
+         "ember.parallel", "ember.set_fl_context",
          "ember.get_fl_context")
 _exclude("MindRecord files and mindspore.numpy: separate sub-packages outside this issue",
          "ember.mindrecord", "ember.numpy")

@@ -6,6 +6,8 @@
 ember imports it when it first looks for backends, so it imports nothing heavy: the executors
 (and NumPy, and on real hardware the device's runtime) are imported inside the hooks that
 create them. Each hook is one of ``ember.hookspecs``; a backend implements the ones it needs.
+This one has no ``ember_communicator`` (collectives for data-parallel training) and no
+``ember_profiler_start``: see the CPU backend's plugin for both.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ember import _autodiff, rdr
+from ember import _autodiff, _parallel, rdr
 from ember._executor import load_graph, state, to_device
 from ember._instrument import GraphWatch
 from ember.common.parameter import Parameter
@@ -144,9 +144,8 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
     from ember.graph import dump
 
     save = context.get_context("save_graphs")
-    directory = Path(context.get_context("save_graphs_path"))
-    if save and context.get_auto_parallel_context("device_num") > 1:
-        directory /= f"rank_{context.get_auto_parallel_context('global_rank')}"
+    _parallel.check_supported(f"compiling {name}")
+    directory = Path(_parallel.rank_directory(context.get_context("save_graphs_path")))
     stage = 0
     stages: list[str] = []  # what each stage did, for NN_<name>_passes.txt
     previous = ""

@@ -46,8 +46,8 @@ from ember.testing.plugin import FALLBACK
 
 __all__ = [
     "BACKEND_CHECKS", "ember_conformance_context", "ember_conformance_test", "ember_target",
-    "test_backend_api_version", "test_backend_context_hook", "test_backend_control_flow",
-    "test_backend_device_target_switch", "test_backend_missing_kernel",
+    "test_backend_api_version", "test_backend_communicator", "test_backend_context_hook",
+    "test_backend_control_flow", "test_backend_device_target_switch", "test_backend_missing_kernel",
     "test_backend_random_seeds", "test_backend_random_statistics",
     "test_backend_rejects_bad_input_before_kernels", "test_primitive",
 ]
@@ -56,7 +56,7 @@ PLUGIN_NAME = "ember.testing.plugin"
 #: The backend-level checks, by the names known gaps and the report use (``backend/<name>``).
 BACKEND_CHECKS = ("api-version", "missing-kernel", "bad-input", "context-hook",
                   "device-target-switch", "random-statistics", "random-seeds",
-                  "control-flow")
+                  "control-flow", "communicator")
 #: Gradients: finite differences in float64 against the backward rules.
 GRAD_TOLERANCE = (1e-5, 1e-6)
 
@@ -389,3 +389,30 @@ def test_backend_control_flow(ember_target: str) -> None:
     for case in CONTROL_FLOW_CASES:
         for dtype in (np.float32, np.float64):
             check_control_flow_case(case, dtype)
+
+
+@pytest.mark.ember_conformance(check="communicator")
+def test_backend_communicator(ember_target: str) -> None:
+    """The ``ember_communicator`` hook, in this process alone (a launch of one): every
+    collective returns the backend's arrays with the right shape, dtype and values."""
+    hook = _plugins.registry().plugin_manager.hook.ember_communicator
+    try:
+        comm = hook(device_target=ember_target)
+    except ImportError as exc:
+        pytest.skip(f"the communicator's library is not installed here: {exc}")
+    assert comm is not None, f"the backend of {ember_target!r} implements no ember_communicator"
+    assert (comm.rank, comm.size, comm.local_rank, comm.local_size) == (0, 1, 0, 1)
+    executor = _executor.state.eager or _executor.load_eager()
+    host = np.arange(12, dtype=np.float32).reshape(4, 3)
+    on_device = host if executor.device is None else executor.from_host(host)
+    calls = comm.calls
+    results = [comm.all_reduce(on_device, op) for op in ("sum", "max", "min", "prod")]
+    results += [comm.all_gather(on_device), comm.reduce_scatter(on_device, "sum"),
+                comm.broadcast(on_device, 0), comm.all_to_all(on_device, 0, 1),
+                *comm.neighbor_exchange((on_device,), (0,), (0,), [((4, 3), np.float32)])]
+    want = [host] * len(results)  # one process: every collective gives back its input
+    for result, expected in zip(results, want, strict=True):
+        got = result if executor.device is None else executor.to_host(result)
+        assert isinstance(got, np.ndarray) and got.dtype == np.float32
+        np.testing.assert_array_equal(got, expected)
+    assert comm.calls == calls + len(results), "calls must count the collectives run"

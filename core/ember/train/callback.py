@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ember import _parallel
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 
@@ -115,7 +116,8 @@ def _loss_value(outputs: Any) -> float:
 
 
 class LossMonitor(Callback):
-    """Print the loss every ``per_print_times`` steps: ``epoch: 1 step: 10, loss is 2.30``.
+    """Print the loss every ``per_print_times`` steps: ``epoch: 1 step: 10, loss is 2.30``
+    (``rank 1 epoch: 1 ...`` when several processes train together).
     A loss that is NaN or infinite stops training with ValueError."""
 
     def __init__(self, per_print_times: int = 1) -> None:
@@ -132,7 +134,9 @@ class LossMonitor(Callback):
             raise ValueError(f"epoch: {params.cur_epoch_num} step: {step}. Invalid loss "
                              f"{loss}, terminating training.")
         if self._per_print_times and params.cur_step_num % self._per_print_times == 0:
-            print(f"epoch: {params.cur_epoch_num} step: {step}, loss is {loss:.7g}", flush=True)
+            rank = _parallel.rank_label().replace("_", " ")
+            print(f"{rank + ' ' if rank else ''}epoch: {params.cur_epoch_num} step: {step}, "
+                  f"loss is {loss:.7g}", flush=True)
 
 
 class TimeMonitor(Callback):
@@ -223,7 +227,8 @@ class CheckpointConfig:
 
 
 class ModelCheckpoint(Callback):
-    """Save checkpoints ``{prefix}-{epoch}_{step}.ckpt`` in ``directory`` as ``config`` says,
+    """Save checkpoints ``{prefix}-{epoch}_{step}.ckpt`` in ``directory`` (in its ``rank_<id>``
+    subdirectory when several processes train together) as ``config`` says,
     keeping the newest ``keep_checkpoint_max``. A prefix already used there gets ``_1``,
     ``_2``... so earlier runs' files are never overwritten."""
 
@@ -235,7 +240,7 @@ class ModelCheckpoint(Callback):
         if config is not None and not isinstance(config, CheckpointConfig):
             raise TypeError(f"ModelCheckpoint: config must be a CheckpointConfig, but got "
                             f"{type(config).__name__}")
-        self.directory = os.path.abspath(directory or os.getcwd())
+        self.directory = os.path.abspath(_parallel.rank_directory(directory or os.getcwd()))
         os.makedirs(self.directory, exist_ok=True)
         self.config = config or CheckpointConfig()
         self.prefix = self._unused_prefix(prefix)

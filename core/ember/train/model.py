@@ -8,8 +8,9 @@ import time
 import warnings
 from typing import Any
 
-from ember import rdr
+from ember import _parallel, rdr
 from ember.common.tensor import Tensor
+from ember.context import get_auto_parallel_context
 from ember.nn.cell import Cell
 from ember.train.amp import build_train_network
 from ember.train.callback import Callback, CallbackList, CallbackParams, RunContext
@@ -164,6 +165,7 @@ class Model:
         if not isinstance(sink_size, int) or sink_size == 0 or sink_size < -1:
             raise ValueError(f"Model.train: sink_size must be -1 or a positive int, but got "
                              f"{sink_size!r}")
+        _parallel.check_supported("Model.train")
         self._warn_sink(dataset_sink_mode)
         callback = _callbacks(callbacks)
         batch_num = train_dataset.get_dataset_size()
@@ -172,7 +174,9 @@ class Model:
             mode="train", loss_fn=self._loss_fn, optimizer=self._optimizer,
             train_dataset=train_dataset, list_callback=callback.callbacks,
             dataset_sink_mode=False, cur_epoch_num=0, cur_step_num=0, net_outputs=None,
-            train_dataset_element=None, parallel_mode="stand_alone", device_number=1)
+            train_dataset_element=None,
+            parallel_mode=get_auto_parallel_context("parallel_mode"),
+            device_number=get_auto_parallel_context("device_num"))
         context = RunContext(params)
         self._train_network.set_train(True)
         callback.begin(context)

@@ -9,7 +9,7 @@ DEVICE_TARGET = "CPU"
 
 @hookimpl
 def ember_backends() -> list[BackendSpec]:
-    return [BackendSpec(DEVICE_TARGET, api_version="1.1", distribution="ember-cpu", priority=0,
+    return [BackendSpec(DEVICE_TARGET, api_version="1.2", distribution="ember-cpu", priority=0,
                         details=lambda: {"runs on": "the host CPU, with NumPy"})]
 
 
@@ -39,3 +39,12 @@ def ember_profiler_start(device_target: str, output_path: str) -> object | None:
     from ember_cpu.profiler import HostProfile
 
     return HostProfile()
+
+
+@hookimpl
+def ember_communicator(device_target: str) -> object | None:
+    if device_target != DEVICE_TARGET:
+        return None
+    from ember_cpu.communicator import world
+
+    return world()

@@ -13,7 +13,7 @@ from ember.ops.primitive import Primitive, primitive_classes
 
 def test_declared_through_its_entry_point():
     spec = _plugins.registry().specs["CPU"]
-    assert (spec.distribution, spec.api_version) == ("ember-cpu", "1.1")
+    assert (spec.distribution, spec.api_version) == ("ember-cpu", "1.2")
     assert _plugins.registry().unavailable_reason("CPU") is None
 
 

@@ -34,7 +34,7 @@ def details() -> dict[str, str]:
 
 @hookimpl
 def ember_backends() -> list[BackendSpec]:
-    return [BackendSpec(DEVICE_TARGET, api_version="1.1", distribution=DISTRIBUTION,
+    return [BackendSpec(DEVICE_TARGET, api_version="1.2", distribution=DISTRIBUTION,
                         priority=10, check_available=check_available, details=details)]
 
 
@@ -97,6 +97,15 @@ def ember_context_changed(device_target: str, changes: dict[str, Any]) -> None:
                 f"it has started; set {key} before the first GPU operation of the process, "
                 "or start a new process")
     device.apply_switches(changes)
+
+
+@hookimpl
+def ember_communicator(device_target: str) -> Any:
+    if device_target != DEVICE_TARGET:
+        return None
+    from ember_gpu.communicator import world
+
+    return world()
 
 
 @hookimpl

@@ -8,12 +8,13 @@ from ember.nn.wrap.cell_wrapper import (
     WithGradCell,
     WithLossCell,
 )
+from ember.nn.wrap.grad_reducer import DistributedGradReducer
 from ember.nn.wrap.loss_scale import (
     DynamicLossScaleUpdateCell,
     FixedLossScaleUpdateCell,
     TrainOneStepWithLossScaleCell,
 )
 
-__all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "ForwardValueAndGrad",
-           "ParameterUpdate", "TrainOneStepCell", "TrainOneStepWithLossScaleCell",
-           "WithEvalCell", "WithGradCell", "WithLossCell"]
+__all__ = ["DistributedGradReducer", "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell",
+           "ForwardValueAndGrad", "ParameterUpdate", "TrainOneStepCell",
+           "TrainOneStepWithLossScaleCell", "WithEvalCell", "WithGradCell", "WithLossCell"]

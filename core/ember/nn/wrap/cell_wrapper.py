@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ember import _parallel
 from ember.common import dtype as mstype
 from ember.common.parameter import Parameter, ParameterTuple
 from ember.common.tensor import Tensor
@@ -58,7 +59,12 @@ class WithEvalCell(Cell):
 
 class TrainOneStepCell(Cell):
     """One training step: the loss, its gradients for the optimizer's parameters (scaled by
-    ``sens``), and the optimizer's update. Returns the loss."""
+    ``sens``), and the optimizer's update. Returns the loss.
+
+    Under parallel_mode "data_parallel" or "hybrid_parallel" the gradients are all-reduced
+    across the processes by a :class:`DistributedGradReducer` (``grad_reducer``), averaged when
+    gradients_mean is set; with parameter_broadcast, rank 0's parameters are broadcast before
+    the first step."""
 
     def __init__(self, network: Cell, optimizer: Optimizer, sens: float = 1.0) -> None:
         super().__init__(auto_prefix=False)
@@ -70,10 +76,29 @@ class TrainOneStepCell(Cell):
         self.optimizer = optimizer
         self.weights = ParameterTuple(optimizer.parameters)
         self.sens = sens
+        self.grad_reducer = None
+        if _parallel.data_parallel():
+            from ember import context
+            from ember.nn.wrap.grad_reducer import DistributedGradReducer
+
+            self.grad_reducer = DistributedGradReducer(
+                self.weights, context.get_auto_parallel_context("gradients_mean"),
+                context.get_auto_parallel_context("device_num"))
+        self._started = False
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not self._started:
+            _parallel.check_supported(type(self).__name__)
+            if self.grad_reducer is not None:
+                _parallel.broadcast_parameters(self)
+            self._started = True
+        return super().__call__(*args, **kwargs)
 
     def construct(self, *inputs: Any) -> Tensor:
         loss, _, grads = value_and_grad(self.network, inputs, self.weights, sens=self.sens,
                                         wrt_inputs=False)
+        if self.grad_reducer is not None:
+            grads = self.grad_reducer(grads)
         self.optimizer(grads)
         return loss
 
