@@ -14,14 +14,19 @@ hookimpl = pluggy.HookimplMarker("ember")
 class MissingKernelError(RuntimeError):
     """A backend has no kernel for a primitive; raise it from ``kernel(prim)``."""
 
-    def __init__(self, primitive: str, backend: str) -> None:
-        super().__init__(f"the {backend} backend has no kernel for primitive {primitive}")
+    def __init__(self, primitive: str, backend: str, why: str = "") -> None:
+        super().__init__(f"the {backend} backend has no kernel for primitive {primitive}"
+                         + (f"; {why}" if why else ""))
         self.primitive = primitive
         self.backend = backend
 
 
 def _always_available() -> str | None:
     return None
+
+
+def _no_details() -> dict[str, str]:
+    return {}
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,10 @@ class BackendSpec:
     cannot (for example "no GPU is visible: nvidia-smi lists none"); it is called only when
     the backend is asked for, and may import what it needs to find out.
     ``priority`` orders backends when the user sets no ``device_target``: highest wins.
+    ``details`` returns what ``python -m ember info`` shows of the backend beside its
+    version: where it runs and the versions of the libraries it uses (``{"runs on":
+    "TensorFlow's CPU device", "tensorflow": "2.21.0"}``); it must be cheap and import no
+    heavy library (read versions with ``importlib.metadata``).
     """
 
     device_target: str
@@ -40,6 +49,7 @@ class BackendSpec:
     distribution: str
     priority: int = 0
     check_available: Callable[[], str | None] = _always_available
+    details: Callable[[], dict[str, str]] = _no_details
 
 
 def resolve_kernel(executor: Any, prim: Any) -> Callable[..., Any]:
@@ -49,3 +59,22 @@ def resolve_kernel(executor: Any, prim: Any) -> Callable[..., Any]:
     from ember._executor import resolve_kernel as resolve
 
     return resolve(executor, prim)
+
+
+def merged_kernel_tables(package: str, path: Any) -> dict[str, Callable[[Any], Any]]:
+    """The union of the ``KERNELS`` tables of every module of a backend's kernel package, for
+    its ``__init__``: ``KERNELS = merged_kernel_tables(__name__, __path__)``. A primitive that
+    two modules claim raises ImportError naming both, so each primitive has one kernel."""
+    import importlib
+    import pkgutil
+
+    merged: dict[str, Callable[[Any], Any]] = {}
+    owners: dict[str, str] = {}
+    for found in sorted(pkgutil.iter_modules(path), key=lambda info: info.name):
+        module = importlib.import_module(f"{package}.{found.name}")
+        for name, factory in getattr(module, "KERNELS", {}).items():
+            if name in merged:
+                raise ImportError(f"{package}: a kernel for {name} is defined in both "
+                                  f"{owners[name]} and {module.__name__}")
+            merged[name], owners[name] = factory, module.__name__
+    return merged

@@ -22,6 +22,7 @@ from ember.ops.operations.array_ops import (  # noqa: F401
     transpose,
 )
 from ember.ops.operations.array_ops import tensor_slice as slice  # noqa: F401
+from ember.ops.operations.dynamic_ops import masked_select, unique  # noqa: F401
 from ember.ops.operations.elementwise_ops import (  # noqa: F401
     acos,
     acosh,
@@ -66,6 +67,13 @@ from ember.ops.operations.elementwise_ops import (  # noqa: F401
     truncate_mod,
     xdivy,
     xlogy,
+)
+from ember.ops.operations.index_ops import (  # noqa: F401
+    gather_d,
+    unsorted_segment_max,
+    unsorted_segment_min,
+    unsorted_segment_prod,
+    unsorted_segment_sum,
 )
 from ember.ops.operations.linalg_ops import linspace, matrix_inverse  # noqa: F401
 from ember.ops.operations.math_ops import (  # noqa: F401
@@ -148,3 +156,4 @@ from ember.ops.operations.reduce_ops import (  # noqa: F401
     reduce_prod,
     square_sum_all,
 )
+from ember.ops.operations.scatter_ops import scatter_nd, tensor_scatter_update  # noqa: F401

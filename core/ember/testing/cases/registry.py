@@ -16,7 +16,8 @@ import numpy as np
 
 from ember.testing.cases import OpCase
 
-FAMILIES = ("math", "elementwise", "reduce", "array", "nn")
+FAMILIES = ("math", "elementwise", "reduce", "array", "nn", "activation", "norm", "spatial",
+            "scatter", "index", "dynamic")
 
 
 class CaseTableError(ValueError):

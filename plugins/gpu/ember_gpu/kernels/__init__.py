@@ -2,19 +2,10 @@
 
 Kernels are built from TensorFlow ops only (``tf.raw_ops`` on the hottest paths, which skip
 the Python dispatch layers of ``tf.add`` and friends), so each one runs eagerly in PyNative
-mode and traces into the XLA graphs of Graph mode alike.
+mode and traces into the XLA graphs of Graph mode alike. Each module of this package holds the
+``KERNELS`` table of one kind of primitive; ``KERNELS`` here is their union.
 """
 
-from ember_gpu.kernels.array import KERNELS as ARRAY_KERNELS
-from ember_gpu.kernels.detection import KERNELS as DETECTION_KERNELS
-from ember_gpu.kernels.elementwise import KERNELS as ELEMENTWISE_KERNELS
-from ember_gpu.kernels.linalg import KERNELS as LINALG_KERNELS
-from ember_gpu.kernels.math import KERNELS as MATH_KERNELS
-from ember_gpu.kernels.nn import KERNELS as NN_KERNELS
-from ember_gpu.kernels.optim import KERNELS as OPTIM_KERNELS
-from ember_gpu.kernels.python import KERNELS as PYTHON_KERNELS
-from ember_gpu.kernels.reduce import KERNELS as REDUCE_KERNELS
+from ember.backend import merged_kernel_tables
 
-KERNELS = {**MATH_KERNELS, **ELEMENTWISE_KERNELS, **REDUCE_KERNELS, **LINALG_KERNELS,
-           **DETECTION_KERNELS, **ARRAY_KERNELS, **NN_KERNELS, **OPTIM_KERNELS,
-           **PYTHON_KERNELS}
+KERNELS = merged_kernel_tables(__name__, __path__)
