@@ -120,6 +120,14 @@ def test_nms_with_mask_keeps_disjoint_boxes_sorted():
     assert mask.dtype == mstype.bool_ and mask.asnumpy().all()
 
 
+def test_an_axis_named_twice_counts_once_as_in_mindspore():
+    x = np.arange(24, dtype=F32).reshape(2, 3, 4)
+    np.testing.assert_array_equal(ops.reduce_sum(Tensor(x), (0, 1, -2)).asnumpy(),
+                                  x.sum(axis=(0, 1)))
+    np.testing.assert_array_equal(P.ReduceProd(keep_dims=True)(Tensor(x + 1), [2, -1]).asnumpy(),
+                                  np.prod(x + 1, axis=2, keepdims=True))
+
+
 def test_printed_forms():
     assert str(ops.isnan(t([np.nan, 1.0]))) == "[ True False]"
     assert repr(ops.floor(Tensor(np.float32(2.5)))) == "Tensor(shape=[], dtype=Float32, value= 2)"
