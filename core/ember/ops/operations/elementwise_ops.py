@@ -281,7 +281,8 @@ def _no_grad(self: Primitive, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -
 
 
 class FloorDiv(_Arith):
-    """``floor(x / y)``, broadcast: ``FloorDiv()(x, y)``."""
+    """``floor(x / y)``, broadcast: ``FloorDiv()(x, y)``; an integer x / 0 is the dtype's max
+    or min (0 / 0 is 0), as ``Div``'s."""
 
     bprop = _no_grad
 
@@ -294,7 +295,7 @@ class TruncateDiv(_Arith):
 
 class FloorMod(_Arith):
     """``x - floor(x / y) * y``: the remainder with the sign of ``y``, broadcast:
-    ``FloorMod()(x, y)``."""
+    ``FloorMod()(x, y)``; an integer remainder by 0 is 0."""
 
     def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
         return sum_to(dout, x.shape), sum_to(neg(mul(dout, floordiv(x, y))), y.shape)
@@ -302,7 +303,7 @@ class FloorMod(_Arith):
 
 class TruncateMod(_Arith):
     """``x - trunc(x / y) * y``: the remainder with the sign of ``x``, broadcast:
-    ``TruncateMod()(x, y)``."""
+    ``TruncateMod()(x, y)``; an integer remainder by 0 is 0."""
 
     def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
         return sum_to(dout, x.shape), sum_to(neg(mul(dout, truncate_div(x, y))), y.shape)

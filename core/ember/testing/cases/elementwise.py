@@ -31,6 +31,7 @@ from ember.testing.cases.math import (
     divide,
     in_f64,
     made,
+    rounded,
     uniform,
     values,
 )
@@ -152,6 +153,15 @@ BINARY_CASES = [
           ("broadcast", arrays((2, 1, 3), (4, 1), (3,)), (0, 1, 2)),
           ("float-weight", lambda rng, dtype: (*arrays((2, 3), (2, 3))(rng, dtype), 0.25),
            (0, 1)),
+      ]),
+    *(OpCase(f"{name}/int-by-zero", name, getattr(P, name),
+             values([7, -7, 0, 7, -7, 5], [0, 0, 0, 2, 2, -3]), reference, INTS)
+      for name, reference in [
+          ("FloorDiv", lambda x, y: np.where(y == 0, divide(x, y),
+                                             rounded(np.floor(x / np.where(y == 0, 1, y)),
+                                                     x.dtype))),
+          ("FloorMod", lambda x, y: np.where(y == 0, 0, np.mod(x, np.where(y == 0, 1, y)))),
+          ("Mod", lambda x, y: np.where(y == 0, 0, np.fmod(x, np.where(y == 0, 1, y)))),
       ]),
     OpCase("DivNoNan/int-by-zero", "DivNoNan", P.DivNoNan, values([7, -7, 0, 7], [0, 0, 0, 2]),
            div_no_nan, INTS),
