@@ -5,6 +5,7 @@ from ember.ops.operations.array_ops import *  # noqa: F403
 from ember.ops.operations.detection_ops import *  # noqa: F403
 from ember.ops.operations.dynamic_ops import *  # noqa: F403
 from ember.ops.operations.elementwise_ops import *  # noqa: F403
+from ember.ops.operations.index_add_ops import *  # noqa: F403
 from ember.ops.operations.index_ops import *  # noqa: F403
 from ember.ops.operations.linalg_ops import *  # noqa: F403
 from ember.ops.operations.math_ops import *  # noqa: F403
