@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops._rules import broadcast_shape
@@ -38,9 +40,9 @@ from ember.ops.primitive import Primitive, Spec, describe
 __all__ = [
     "ACos", "ACosGrad", "Acosh", "AcoshGrad", "ApproximateEqual", "Asin", "AsinGrad", "Asinh",
     "AsinhGrad", "Atan", "Atan2", "AtanGrad", "Atanh", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
-    "Ceil", "Cos", "Cosh", "DivNoNan", "Erf", "Erfc", "Expm1", "Floor", "FloorDiv", "FloorMod",
-    "Inv", "Invert", "IsFinite", "IsInf", "IsNan", "Lerp", "Log1p", "Mod", "MulNoNan", "Rint",
-    "Round", "Sin", "Sinh", "SquaredDifference", "Tan", "TruncateDiv", "TruncateMod",
+    "Ceil", "Cos", "Cosh", "DivNoNan", "Eps", "Erf", "Erfc", "Expm1", "Floor", "FloorDiv",
+    "FloorMod", "Inv", "Invert", "IsFinite", "IsInf", "IsNan", "Lerp", "Log1p", "Mod", "MulNoNan",
+    "Rint", "Round", "Sin", "Sinh", "SquaredDifference", "Tan", "TruncateDiv", "TruncateMod",
     "Xdivy", "Xlogy", "acos", "acosh", "approximate_equal", "asin", "asinh", "atan", "atan2",
     "atanh", "bitwise_and", "bitwise_or", "bitwise_xor", "ceil", "cos", "cosh", "div_no_nan", "erf",
     "erfc", "expm1", "floor", "floordiv", "floormod", "inv", "invert", "isfinite", "isinf", "isnan",
@@ -240,6 +242,19 @@ class Inv(_Unary):
 
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
         return (neg(mul(dout, square(out))),)
+
+
+class Eps(_Unary):
+    """A tensor like ``x`` filled with MindSpore's smallest step of its dtype (2**-14 for
+    Float16, 2**-16 for Float32): ``Eps()(x)``."""
+
+    accepts = frozenset((mstype.float16, mstype.float32))
+    bprop = _zero
+
+    @staticmethod
+    def value(np_dtype: Any) -> float:
+        """The fill value for the NumPy dtype ``np_dtype`` (kernels call this)."""
+        return 2.0 ** -14 if np.dtype(np_dtype) == np.float16 else 2.0 ** -16
 
 
 class Invert(_Unary):

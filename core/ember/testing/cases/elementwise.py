@@ -89,6 +89,10 @@ UNARY_CASES = [
 ] + [
     OpCase("Inv/int-truncates", "Inv", P.Inv, values([1, -1, 2, -3, 0]),
            inv, (np.int32,)),
+    *(OpCase(f"Eps/{label}", "Eps", P.Eps, arrays(shape),
+             lambda x: np.full(x.shape, 2.0 ** -14 if x.dtype == np.float16 else 2.0 ** -16,
+                               x.dtype), (np.float16, np.float32))
+      for label, shape in (("matrix", (2, 3)), ("scalar", ()), ("empty", (0, 2)))),
     OpCase("Invert/ints", "Invert", P.Invert, arrays((2, 3), draw=uniform(-9, 9)),
            lambda x: -1 - x if x.dtype.kind == "i" else np.iinfo(x.dtype).max - x,
            INTS + (np.int16, np.uint8, np.uint16)),

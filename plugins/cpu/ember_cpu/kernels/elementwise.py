@@ -99,6 +99,7 @@ KERNELS = {
     "Expm1": _quiet_unary(np.expm1),
     "Log1p": _quiet_unary(np.log1p),
     "Inv": _quiet_unary(_inv),
+    "Eps": lambda p: lambda x: np.full_like(x, p.value(x.dtype)),
     "Invert": lambda p: np.invert,
     "IsNan": lambda p: np.isnan,
     "IsInf": lambda p: np.isinf,

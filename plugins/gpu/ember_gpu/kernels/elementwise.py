@@ -159,6 +159,8 @@ KERNELS: dict[str, Factory] = {
     "Expm1": _unary(raw.Expm1),
     "Log1p": _unary(raw.Log1p),
     "Inv": lambda p: _inv,
+    "Eps": lambda p: lambda x: raw.Fill(dims=raw.Shape(input=x),
+                                        value=_scalar(p.value(x.dtype.as_numpy_dtype), x)),
     "Invert": _unary(raw.Invert),
     "IsNan": _unary(raw.IsNan),
     "IsInf": _unary(raw.IsInf),
