@@ -75,6 +75,7 @@ from ember.ops.operations.index_ops import (  # noqa: F401
     unsorted_segment_prod,
     unsorted_segment_sum,
 )
+from ember.ops.operations.layout_ops import masked_fill, sort  # noqa: F401
 from ember.ops.operations.linalg_ops import linspace, matrix_inverse  # noqa: F401
 from ember.ops.operations.math_ops import (  # noqa: F401
     abs,

@@ -17,7 +17,7 @@ import numpy as np
 from ember.testing.cases import OpCase
 
 FAMILIES = ("math", "elementwise", "reduce", "array", "nn", "activation", "norm", "spatial",
-            "scatter", "index", "dynamic")
+            "scatter", "index", "dynamic", "layout", "image", "random", "sparse")
 
 
 class CaseTableError(ValueError):
