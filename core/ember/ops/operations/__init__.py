@@ -2,11 +2,13 @@
 
 from ember.ops.operations.activation_ops import *  # noqa: F403
 from ember.ops.operations.array_ops import *  # noqa: F403
+from ember.ops.operations.detection_ops import *  # noqa: F403
 from ember.ops.operations.dynamic_ops import *  # noqa: F403
 from ember.ops.operations.elementwise_ops import *  # noqa: F403
 from ember.ops.operations.image_ops import *  # noqa: F403
 from ember.ops.operations.index_ops import *  # noqa: F403
 from ember.ops.operations.layout_ops import *  # noqa: F403
+from ember.ops.operations.linalg_ops import *  # noqa: F403
 from ember.ops.operations.math_ops import *  # noqa: F403
 from ember.ops.operations.nn_ops import *  # noqa: F403
 from ember.ops.operations.norm_ops import *  # noqa: F403

@@ -57,6 +57,7 @@ class _Scatter(Primitive):
     <op>= updates[i]`` along the first dimension of the Parameter ``input_x``, in place."""
 
     pure = False
+    updates_parameters = True
     dtypes: tuple[mstype.Type, ...] = mstype.number_type
 
     def __init__(self, use_locking: bool = False) -> None:

@@ -16,8 +16,8 @@ import numpy as np
 
 from ember.testing.cases import OpCase
 
-FAMILIES = ("math", "elementwise", "array", "nn", "activation", "norm", "spatial", "scatter",
-            "index", "dynamic", "layout", "image", "random", "sparse")
+FAMILIES = ("math", "elementwise", "reduce", "array", "nn", "activation", "norm", "spatial",
+            "scatter", "index", "dynamic", "layout", "image", "random", "sparse")
 
 
 class CaseTableError(ValueError):

@@ -26,6 +26,14 @@ def _assign_add(prim):
     return kernel
 
 
+def _assign_sub(prim):
+    def kernel(variable, value):
+        variable -= value
+        return variable
+
+    return kernel
+
+
 def _apply_momentum(prim):
     nesterov, scale = prim.use_nesterov, prim.gradient_scale
 
@@ -108,6 +116,7 @@ def _float_status(prim):
 KERNELS = {
     "Assign": _assign,
     "AssignAdd": _assign_add,
+    "AssignSub": _assign_sub,
     "ApplyMomentum": _apply_momentum,
     "SGD": _sgd,
     "Adam": _adam,

@@ -1,5 +1,5 @@
 """Neural-network kernels on TensorFlow: activations, softmax and losses, bias, batch norm and
-dropout here; convolutions and pools in ``conv.py``, whose table this one includes.
+dropout here; convolutions and pools in ``conv.py``.
 
 Elementwise activations and their gradients are single ``tf.raw_ops`` calls. GeLU and batch
 norm compute float16 in float32, as the CPU backend does. Dropout draws from one
@@ -12,7 +12,6 @@ import math
 
 from ember.common import seed as _seed
 from ember_gpu.device import import_tensorflow
-from ember_gpu.kernels.conv import KERNELS as CONV_KERNELS
 
 tf = import_tensorflow()
 raw = tf.raw_ops
@@ -220,5 +219,4 @@ KERNELS = {
     "BatchNormGrad": _batch_norm_grad,
     "Dropout": _dropout,
     "DropoutGrad": _dropout_grad,
-    **CONV_KERNELS,
 }

@@ -39,6 +39,14 @@ def _assign_add(prim: Any) -> Any:
     return kernel
 
 
+def _assign_sub(prim: Any) -> Any:
+    def kernel(variable: Any, value: Any) -> Any:
+        variable.assign_sub(tf.broadcast_to(value, variable.shape), read_value=False)
+        return variable
+
+    return kernel
+
+
 def _apply_momentum(prim: Any) -> Any:
     nesterov, scale = prim.use_nesterov, prim.gradient_scale
 
@@ -123,6 +131,7 @@ def _float_status(prim: Any) -> Any:
 KERNELS = {
     "Assign": _assign,
     "AssignAdd": _assign_add,
+    "AssignSub": _assign_sub,
     "ApplyMomentum": _apply_momentum,
     "SGD": _sgd,
     "Adam": _adam,
