@@ -95,6 +95,18 @@ def _sparse_softmax_ce(prim):
     return kernel
 
 
+# -- selection ------------------------------------------------------------------------------
+def _top_k(prim):
+    def kernel(x, k):
+        values, indices = tf.math.top_k(x, k, sorted=True)
+        if prim.sorted:
+            return values, indices
+        indices = tf.sort(indices, axis=-1)
+        return tf.gather(x, indices, batch_dims=len(x.shape) - 1), indices
+
+    return kernel
+
+
 # -- bias -----------------------------------------------------------------------------------
 def _bias_add(prim):
     if prim.data_format == "NHWC":
@@ -215,6 +227,10 @@ KERNELS = {
     "SoftmaxCrossEntropyWithLogits": _softmax_ce,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_softmax_ce,
     "BiasAdd": _bias_add,
+    "TopK": _top_k,
+    "InTopK": lambda p: lambda x1, x2: tf.math.in_top_k(x2, tf.cast(x1, tf.float32), p.k),
+    "BiasAddGrad": lambda p: lambda dout: tf.reduce_sum(dout, p.axes(len(dout.shape))),
+    "Flatten": lambda p: lambda x: tf.reshape(x, (x.shape[0], math.prod(x.shape[1:]))),
     "BatchNorm": _batch_norm,
     "BatchNormGrad": _batch_norm_grad,
     "Dropout": _dropout,
