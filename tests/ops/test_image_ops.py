@@ -27,6 +27,12 @@ def test_documented_examples():
     out = decode(_t([[4, 1, 2, 1], [2, 2, 2, 3]]), _t([[3, 1, 2, 2], [1, 2, 1, 4]]))
     np.testing.assert_allclose(out.asnumpy(), [[4.1953125, 0.0, 0.0, 5.1953125],
                                                [2.140625, 0.0, 3.859375, 60.59375]], rtol=2e-4)
+    # Two boxes overlapping with IOU 81 / 119 > 0.5: the lower-scored one is dropped.
+    bboxes = _t([[1, 1, 11, 11, 0.8], [0, 0, 10, 10, 0.9], [20, 20, 30, 30, 0.7]])
+    boxes, indices, mask = P.NMSWithMask(0.5)(bboxes)
+    np.testing.assert_allclose(boxes.asnumpy()[:, 4], [0.9, 0.8, 0.7])
+    np.testing.assert_array_equal(indices.asnumpy(), [0, 1, 2])
+    np.testing.assert_array_equal(mask.asnumpy(), [True, False, True])
 
 BOXES = _t(np.ones((2, 4)))
 ERRORS = [
@@ -50,6 +56,8 @@ ERRORS = [
      "BoundingBoxDecode: max_shape must be two ints"),
     ("check-valid-metas", lambda: P.CheckValid()(BOXES, _t([1, 2])), ValueError,
      r"CheckValid: img_metas must have shape \[3\]"),
+    ("nms-width", lambda: P.NMSWithMask()(BOXES), ValueError,
+     r"NMSWithMask: bboxes must have shape \(N, 5\), but got \[2, 4\]"),
 ]
 
 

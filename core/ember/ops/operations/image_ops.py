@@ -1,9 +1,9 @@
 """Image and bounding-box primitives: ``ResizeNearestNeighbor`` (NCHW), ``CropAndResize``
-(NHWC), and the detection helpers ``IOU``, ``BoundingBoxEncode``, ``BoundingBoxDecode`` and
-``CheckValid`` (``NMSWithMask`` is in ``detection_ops``).
+(NHWC), and the detection helpers ``IOU``, ``BoundingBoxEncode``, ``BoundingBoxDecode``,
+``CheckValid`` and ``NMSWithMask``.
 
 Boxes are rows ``(x1, y1, x2, y2)``. As in MindSpore's CPU kernels, IOU and the box codecs
-measure a box's width as ``x2 - x1 + 1`` (pixel-inclusive).
+measure a box's width as ``x2 - x1 + 1`` (pixel-inclusive), NMSWithMask as ``x2 - x1``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from ember.ops.primitive import Primitive, Spec
 
 __all__ = [
     "BoundingBoxDecode", "BoundingBoxEncode", "CheckValid", "CropAndResize", "IOU",
-    "ResizeNearestNeighbor", "ResizeNearestNeighborGrad",
+    "NMSWithMask", "ResizeNearestNeighbor", "ResizeNearestNeighborGrad",
 ]
 
 _BOX_FLOATS = (mstype.float16, mstype.float32)
@@ -221,3 +221,19 @@ class CheckValid(Primitive):
             raise ValueError(f"CheckValid: img_metas must have shape [3] (height, width, "
                              f"ratio), but got {list(img_metas.shape)}")
         return bboxes.shape[:1], mstype.bool_
+
+
+class NMSWithMask(Primitive):
+    """Non-maximum suppression: ``NMSWithMask(iou_threshold=0.5)(bboxes)`` with rows
+    ``(x1, y1, x2, y2, score)`` -> (the rows sorted by descending score, their positions in
+    that order (int32), whether each is kept). A box is dropped when its IOU with a kept box
+    of higher score exceeds ``iou_threshold``."""
+
+    def __init__(self, iou_threshold: float = 0.5) -> None:
+        super().__init__()
+        self.iou_threshold = _check_float(self.name, "iou_threshold", iou_threshold)
+
+    def infer(self, bboxes: Any) -> list[Spec]:
+        _check_boxes(self.name, "bboxes", bboxes, width=5)
+        n = bboxes.shape[:1]
+        return [(bboxes.shape, bboxes.dtype), (n, mstype.int32), (n, mstype.bool_)]

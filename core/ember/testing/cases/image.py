@@ -133,6 +133,34 @@ def _check_valid(boxes: np.ndarray, metas: np.ndarray) -> np.ndarray:
                      for b in boxes.astype(np.float64)], bool)
 
 
+def _nms(threshold: float) -> Callable[..., tuple]:
+    def reference(bboxes: np.ndarray) -> tuple:
+        order = sorted(range(len(bboxes)), key=lambda i: (-float(bboxes[i, 4]), i))
+        boxes = bboxes[order]
+        keep = [True] * len(boxes)
+        for i, a in enumerate(boxes.astype(np.float64)):
+            if not keep[i]:
+                continue
+            for j in range(i + 1, len(boxes)):
+                b = boxes[j].astype(np.float64)
+                w = max(min(a[2], b[2]) - max(a[0], b[0]), 0)
+                h = max(min(a[3], b[3]) - max(a[1], b[1]), 0)
+                union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
+                if w * h / union > threshold:
+                    keep[j] = False
+        return boxes, np.arange(len(boxes), dtype=np.int32), np.array(keep)
+
+    return reference
+
+
+def _scored(rng: np.random.Generator, dt: type) -> np.ndarray:
+    """Six boxes in two overlapping clusters, with distinct scores."""
+    base = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [0, 2, 10, 12],
+                     [20, 20, 30, 30], [21, 20, 31, 30], [40, 0, 45, 5]], np.float64)
+    scores = rng.permutation(6)[:, None] / 6 + 0.05
+    return np.hstack([base + rng.uniform(0, 0.5, base.shape), scores]).astype(dt)
+
+
 CASES: list[OpCase] = [
     OpCase("ResizeNearestNeighbor/up", "ResizeNearestNeighbor",
            lambda: P.ResizeNearestNeighbor((5, 7)),
@@ -182,4 +210,7 @@ CASES: list[OpCase] = [
            lambda rng, dt: (np.array([[5, 0, 10, 70], [2, 2, 8, 10], [1, 2, 30, 200]], dt),
                             np.array([76, 128, 1], dt)),
            _check_valid, (np.int16, np.uint8)),
+    OpCase("NMSWithMask/two-clusters", "NMSWithMask", lambda: P.NMSWithMask(0.5),
+           lambda rng, dt: (_scored(rng, dt),), _nms(0.5), BOX_FLOATS,
+           tolerance=_BOX_TOLERANCE),
 ]

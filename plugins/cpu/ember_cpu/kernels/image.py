@@ -139,6 +139,29 @@ def _check_valid(boxes, metas):
             & (boxes[:, 3] <= height * ratio - one))
 
 
+def _nms(prim):
+    threshold = prim.iou_threshold
+
+    def kernel(bboxes):
+        n = len(bboxes)
+        order = n - 1 - np.argsort(bboxes[::-1, 4], kind="stable")[::-1]  # stable, descending
+        boxes = bboxes[order]
+        x1, y1, x2, y2 = (boxes[:, i] for i in range(4))
+        w = np.maximum(np.minimum(x2[:, None], x2) - np.maximum(x1[:, None], x1), 0)
+        h = np.maximum(np.minimum(y2[:, None], y2) - np.maximum(y1[:, None], y1), 0)
+        area = (x2 - x1) * (y2 - y1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            iou = w * h / (area[:, None] + area - w * h)
+        suppresses = np.triu(iou > threshold, 1)
+        keep = np.ones(n, bool)
+        for i in range(n - 1):
+            if keep[i]:
+                keep &= ~suppresses[i]
+        return boxes, np.arange(n, dtype=np.int32), keep
+
+    return kernel
+
+
 KERNELS = {
     "ResizeNearestNeighbor": _resize_nearest,
     "ResizeNearestNeighborGrad": _resize_nearest_grad,
@@ -147,4 +170,5 @@ KERNELS = {
     "BoundingBoxEncode": _encode,
     "BoundingBoxDecode": _decode,
     "CheckValid": lambda p: _check_valid,
+    "NMSWithMask": _nms,
 }

@@ -148,6 +148,31 @@ def _check_valid(boxes, metas):
             & (boxes[:, 2] <= width * ratio - one) & (boxes[:, 3] <= height * ratio - one))
 
 
+def _nms(prim):
+    threshold = prim.iou_threshold
+
+    def kernel(bboxes):
+        n = bboxes.shape[0]
+        order = tf.argsort(bboxes[:, 4], direction="DESCENDING", stable=True)
+        boxes = tf.gather(bboxes, order)
+        x1, y1, x2, y2 = (boxes[:, i] for i in range(4))
+        zero = tf.zeros((), boxes.dtype)
+        w = tf.maximum(tf.minimum(x2[:, None], x2) - tf.maximum(x1[:, None], x1), zero)
+        h = tf.maximum(tf.minimum(y2[:, None], y2) - tf.maximum(y1[:, None], y1), zero)
+        area = (x2 - x1) * (y2 - y1)
+        iou = w * h / (area[:, None] + area - w * h)
+        above = tf.linalg.band_part(tf.ones((n, n)), 0, -1) - tf.eye(n)  # j > i
+        suppresses = (iou > tf.constant(threshold, boxes.dtype)) & (above > 0)
+
+        def step(i, keep):
+            return i + 1, keep & ~(keep[i] & suppresses[i])
+
+        _, keep = tf.while_loop(lambda i, keep: i < n, step, (0, tf.ones([n], tf.bool)))
+        return boxes, tf.range(n, dtype=tf.int32), keep
+
+    return kernel
+
+
 KERNELS = {
     "ResizeNearestNeighbor": _resize_nearest,
     "ResizeNearestNeighborGrad": _resize_nearest_grad,
@@ -156,4 +181,5 @@ KERNELS = {
     "BoundingBoxEncode": _encode,
     "BoundingBoxDecode": _decode,
     "CheckValid": lambda p: _check_valid,
+    "NMSWithMask": _nms,
 }
