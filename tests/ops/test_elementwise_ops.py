@@ -1,4 +1,4 @@
-"""The math primitives of elementwise_ops, reduce_ops and detection_ops: the values MindSpore's
+"""The math primitives of elementwise_ops and reduce_ops: the values MindSpore's
 documentation prints for them, their error messages, in-place AssignSub and the public paths
 (``ops.sin``, ``P.Sin``, ``G.AsinGrad``). Values, dtypes and gradients against NumPy per dtype
 are the conformance kit's cases (``ember.testing.cases``)."""
@@ -111,15 +111,6 @@ def test_argmin_with_value_and_square_sum_all_documented():
     assert (float(first.asnumpy()), float(second.asnumpy())) == (4.0, 20.0)
 
 
-def test_nms_with_mask_keeps_disjoint_boxes_sorted():
-    boxes = t([[100.0, 100.0, 50.0, 68.0, 0.63], [150.0, 75.0, 165.0, 115.0, 0.55],
-               [12.0, 190.0, 288.0, 200.0, 0.9], [28.0, 130.0, 106.0, 172.0, 0.3]])
-    out, index, mask = P.NMSWithMask(0.1)(boxes)
-    assert index.asnumpy().tolist() == [2, 0, 1, 3]
-    np.testing.assert_array_equal(out.asnumpy(), boxes.asnumpy()[[2, 0, 1, 3]])
-    assert mask.dtype == mstype.bool_ and mask.asnumpy().all()
-
-
 def test_printed_forms():
     assert str(ops.isnan(t([np.nan, 1.0]))) == "[ True False]"
     assert repr(ops.floor(Tensor(np.float32(2.5)))) == "Tensor(shape=[], dtype=Float32, value= 2)"
@@ -204,12 +195,6 @@ ERRORS = [
      r"LinSpace: num must be a positive int, but got 0"),
     (lambda: P.LinSpace()(t([1.0]), Tensor(2.0), 3), ValueError,
      r"LinSpace: input 'start' must be a 0-d tensor"),
-    (lambda: P.NMSWithMask(1), TypeError,
-     r"For 'NMSWithMask', the type of 'iou_threshold' should be 'float', but got int"),
-    (lambda: P.NMSWithMask()(t(np.ones((3, 4)))), ValueError,
-     r"NMSWithMask: input 'bboxes' must have shape \(N, 5\) with N > 0"),
-    (lambda: P.NMSWithMask()(t(np.ones((3, 5)), np.float64)), TypeError,
-     r"NMSWithMask: input 'bboxes' must have dtype in \[Float16, Float32\], but got Float64"),
 ]
 
 

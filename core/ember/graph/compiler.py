@@ -222,13 +222,26 @@ def in_graph_context() -> bool:
 def run_cell(cell: Any, args: tuple, kwargs: dict) -> Any:
     """Call a cell in GRAPH_MODE: its construct compiled into one graph."""
     if kwargs:
-        raise TypeError(f"{type(cell).__name__}: in GRAPH_MODE, pass the inputs of construct "
-                        f"positionally (got keyword arguments {sorted(kwargs)})")
+        args = _positional(cell, args, kwargs)
     cache = cell.__dict__.get("_graph_cache")
     if cache is None:
         cache = GraphCache(lambda *a: cell._run_construct(a, {}), type(cell).__name__, cell)
         cell.__dict__["_graph_cache"] = cache
     return cache(*args)
+
+
+def _positional(cell: Any, args: tuple, kwargs: dict) -> tuple:
+    """Keyword inputs of ``construct`` placed by position (defaults filled in between), so
+    the graph is compiled for one positional signature."""
+    try:
+        bound = inspect.signature(cell.construct).bind(*args, **kwargs)
+    except TypeError as exc:
+        raise TypeError(f"{type(cell).__name__}.construct: {exc}") from None
+    bound.apply_defaults()
+    if bound.kwargs:
+        raise TypeError(f"{type(cell).__name__}.construct: in GRAPH_MODE, keyword-only inputs "
+                        f"{sorted(bound.kwargs)} cannot be compiled; make them positional")
+    return bound.args
 
 
 _METHOD_CACHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

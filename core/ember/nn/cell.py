@@ -50,9 +50,13 @@ class Cell:
             object.__setattr__(self, name, value)
         else:
             if name in params:
+                if isinstance(value, Tensor) and params[name] is not None:
+                    params[name].set_data(value)  # new values for the same Parameter
+                    return
                 if value is not None:
                     raise TypeError(f"{type(self).__name__}.{name} is a Parameter; assign a "
-                                    f"Parameter (or use set_data), not {type(value).__name__}")
+                                    f"Parameter, a Tensor (its new values) or None, not "
+                                    f"{type(value).__name__}")
                 del params[name]
             cells.pop(name, None)
             object.__setattr__(self, name, value)
@@ -93,17 +97,18 @@ class Cell:
         self.__dict__.pop(param_name, None)
         self._params[param_name] = param
 
-    def insert_child_to_cell(self, child_name: str, child_cell: Cell) -> None:
-        """Register ``child_cell`` under ``child_name`` and prefix its parameter names."""
-        if not isinstance(child_cell, Cell):
-            raise TypeError(f"insert_child_to_cell: '{child_name}' must be a Cell, but got "
-                            f"{type(child_cell).__name__}")
+    def insert_child_to_cell(self, child_name: str, child_cell: Cell | None) -> None:
+        """Register ``child_cell`` (or None, a placeholder) under ``child_name`` and prefix its
+        parameter names."""
+        if not isinstance(child_cell, Cell) and child_cell is not None:
+            raise TypeError(f"insert_child_to_cell: '{child_name}' must be a Cell or None, but "
+                            f"got {type(child_cell).__name__}")
         if not child_name or "." in child_name:
             raise KeyError(f"insert_child_to_cell: child name '{child_name}' must be "
                            "non-empty and contain no '.'")
         self.__dict__.pop(child_name, None)
         self._cells[child_name] = child_cell
-        if self._auto_prefix:
+        if self._auto_prefix and child_cell is not None:
             child_cell.update_parameters_name(child_name + ".")
 
     def update_parameters_name(self, prefix: str = "", recurse: bool = True) -> None:

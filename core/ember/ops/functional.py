@@ -75,6 +75,7 @@ from ember.ops.operations.index_ops import (  # noqa: F401
     unsorted_segment_prod,
     unsorted_segment_sum,
 )
+from ember.ops.operations.layout_ops import masked_fill, sort  # noqa: F401
 from ember.ops.operations.linalg_ops import linspace, matrix_inverse  # noqa: F401
 from ember.ops.operations.math_ops import (  # noqa: F401
     abs,
@@ -157,3 +158,7 @@ from ember.ops.operations.reduce_ops import (  # noqa: F401
     square_sum_all,
 )
 from ember.ops.operations.scatter_ops import scatter_nd, tensor_scatter_update  # noqa: F401
+
+# isort: split
+# Forms beyond one primitive; ``softmax(x, axis)`` and the like replace the instances above.
+from ember.ops.function import *  # noqa: E402, F403

@@ -42,6 +42,7 @@ class _Update(Primitive):
     Parameters (a tuple where more than one)."""
 
     pure = False
+    updates_parameters = True
     sparse = False  # whether the last input is the rows' ``indices``
     placeholders = False  # whether the outputs are placeholders, not the Parameters
     _inputs: tuple[str, ...]

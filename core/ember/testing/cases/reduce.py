@@ -9,7 +9,6 @@ the dtype the primitive returns.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -186,56 +185,7 @@ LINALG_CASES = [
 ]
 
 
-# -- non-maximum suppression ----------------------------------------------------------------
-def _nms_reference(threshold: float) -> Callable[..., tuple]:
-    """Greedy suppression written box by box in float64: sort by descending score (stable),
-    then drop each box whose IoU with a kept box before it exceeds ``threshold``."""
-    def reference(bboxes: np.ndarray) -> tuple:
-        rows = bboxes.astype(F64).tolist()
-        order = sorted(range(len(rows)), key=lambda i: -rows[i][4])
-
-        def iou(a: list, b: list) -> float:
-            width = max(min(a[2], b[2]) - max(a[0], b[0]), 0.0)
-            height = max(min(a[3], b[3]) - max(a[1], b[1]), 0.0)
-            inter = width * height
-            union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-            return inter / union if union else math.nan
-
-        keep: list[bool] = []
-        for k, i in enumerate(order):
-            keep.append(not any(keep[m] and iou(rows[order[m]], rows[i]) > threshold
-                                for m in range(k)))
-        return bboxes[order], np.array(order, np.int32), np.array(keep)
-    return reference
-
-
-def _scored_boxes(n: int) -> Callable[[np.random.Generator, type], tuple]:
-    """``n`` boxes with integer corners (x1 < x2, y1 < y2) and distinct scores."""
-    def make(rng: np.random.Generator, dtype: type) -> tuple:
-        corner = rng.integers(0, 40, (n, 2))
-        size = rng.integers(1, 30, (n, 2))
-        scores = rng.permutation(n) / n
-        return (np.column_stack([corner, corner + size, scores]).astype(dtype),)
-    return make
-
-
-#: Duplicates of different scores, boxes of no area and boxes with their corners swapped.
-ODD_BOXES = values([[0, 0, 10, 10, 0.9], [0, 0, 10, 10, 0.8], [1, 1, 11, 11, 0.7],
-                    [5, 5, 5, 5, 0.6], [5, 5, 5, 5, 0.5], [20, 20, 12, 25, 0.4],
-                    [30, 30, 40, 40, 0.4], [0, 0, 10, 10, 0.1]])
-NMS_CASES = [
-    OpCase(f"NMSWithMask/{label}", "NMSWithMask", made(P.NMSWithMask, threshold), inputs,
-           _nms_reference(threshold), (np.float16, np.float32))
-    for label, threshold, inputs in [
-        ("random", 0.5, _scored_boxes(40)),
-        ("random-low-threshold", 0.1, _scored_boxes(25)),
-        ("one-box", 0.5, _scored_boxes(1)),
-        ("odd-boxes", 0.3, ODD_BOXES),
-    ]
-]
-
-
 CASES: list[OpCase] = [
     *PROD_CASES, *LOGIC_REDUCE_CASES, *SCAN_CASES, *COUNT_CASES, *HISTOGRAM_CASES,
-    *LINALG_CASES, *NMS_CASES,
+    *LINALG_CASES,
 ]

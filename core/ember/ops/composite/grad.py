@@ -1,4 +1,4 @@
-"""Composite operations: ``GradOperation``."""
+"""``GradOperation`` and the gradient machinery it shares with the training wrappers."""
 
 from __future__ import annotations
 
@@ -69,6 +69,10 @@ class GradOperation:
                                 "the sensitivity as its last input")
             args, sens = args[:-1], args[-1]
         _, input_grads, param_grads = value_and_grad(fn, args, params, sens)
+        return self.select(input_grads, param_grads)
+
+    def select(self, input_grads: tuple, param_grads: tuple) -> Any:
+        """What the gradient function returns, from all input and parameter gradients."""
         if self.get_by_list:
             return (input_grads, param_grads) if self.get_all else param_grads
         if self.get_all:
