@@ -193,7 +193,6 @@ _exclude("pending primitives: random sampling (StandardNormal, UniformReal, Gamm
          *(f"ember.ops.{n}" for n in ("normal", "laplace", "uniform", "gamma", "poisson",
                                       "multinomial", "random_categorical")),
          "ember.nn.SampledSoftmaxLoss")
-_exclude("pending primitives: Sort", "ember.ops.functional.sort")
 _exclude("pending primitives: Conv3D(+Transpose), Lgamma, Digamma, Igamma, MatrixDeterminant",
          *(f"ember.nn.{n}" for n in ("Conv3d", "Conv3dTranspose", "LGamma", "DiGamma", "IGamma",
                                      "LBeta", "MatDet")))
