@@ -23,6 +23,7 @@ from ember._executor import load_graph, state, to_device
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 from ember.graph import passes, serialize
+from ember.graph.autograph import convert
 from ember.graph.ir import Graph, Node, Value, unflatten
 from ember.graph.tracer import GraphCompileError, trace
 
@@ -136,7 +137,7 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
     if graph is not None:
         write(graph, "from_compile_cache")
     else:
-        graph = trace(fn, args, name, root)
+        graph = trace(convert(fn), args, name, root)
         _counters["traces"] += 1
         write(graph, "trace")
         for label, run_pass in PASSES:
@@ -263,6 +264,8 @@ def ms_function(fn: Callable | None = None, obj: Any = None,
 
     @functools.wraps(fn)
     def staged(*args: Any) -> Any:
+        if state.tracer is not None:
+            return convert(fn)(*args)
         if in_graph_context():
             return fn(*args)
         owner = args[0] if args and isinstance(args[0], Cell) else obj

@@ -50,8 +50,13 @@ class Cell:
             object.__setattr__(self, name, value)
         else:
             if name in params:
-                if isinstance(value, Tensor) and params[name] is not None:
-                    params[name].set_data(value)  # new values for the same Parameter
+                param = params[name]
+                if isinstance(value, Tensor) and param is not None:
+                    # new values for the same Parameter; in a graph being compiled, an Assign
+                    if _executor.state.tracer is not None:
+                        F.assign(param, value)
+                    else:
+                        param.set_data(value)
                     return
                 if value is not None:
                     raise TypeError(f"{type(self).__name__}.{name} is a Parameter; assign a "
@@ -210,6 +215,10 @@ class Cell:
         if _autodiff.state.recording and (self._backward_hook is not None
                                           or hasattr(type(self), "bprop")):
             return _autodiff.call_cell_with_custom_grad(self, args, kwargs)
+        if _executor.state.tracer is not None:  # compiling: control flow on tensors converted
+            from ember.graph.autograph import convert
+
+            return convert(self.construct)(*args, **kwargs)
         return self.construct(*args, **kwargs)
 
     def to_float(self, dst_type: mstype.Type) -> Cell:

@@ -161,7 +161,8 @@ def primitive_classes() -> list[type[Primitive]]:
         for sub in todo.pop().__subclasses__():
             todo.append(sub)
             if (not sub.__name__.startswith("_") and sub.__module__.startswith("ember.")
-                    and sub.__module__ != __name__):  # PrimitiveWithInfer/Check are bases
+                    and sub.__module__ != __name__  # PrimitiveWithInfer/Check are bases
+                    and not hasattr(sub, "graphs")):  # control flow: run by graph executors
                 found.setdefault(sub.__name__, sub)
     return sorted(found.values(), key=lambda cls: cls.__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ember import _autodiff
+from ember import _autodiff, _executor
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 
@@ -96,6 +96,10 @@ def value_and_grad(fn: Callable, args: tuple, params: list[Parameter] = (),
         args = tuple(Tensor(a) if isinstance(a, int | float) and not isinstance(a, bool)
                      else a for a in args)
     inputs = [_autodiff.watch(a) for a in args] if wrt_inputs else list(args)
+    if _executor.state.tracer is not None and not hasattr(fn, "cells_and_names"):
+        from ember.graph.autograph import convert  # ops sits below graph: imported on use
+
+        fn = convert(fn)  # compiling: control flow on tensors converted (a Cell does it)
     with _autodiff.recording():
         out = fn(*inputs)
     outs = out if isinstance(out, tuple) else (out,)
