@@ -328,3 +328,50 @@ def test_two_x_functional_api():
     np.testing.assert_array_equal(ops.where(Tensor(np.array([True, False])), 1.0,
                                             Tensor(f32(5, 6))).asnumpy(), f32(1, 6))
     assert ops.flatten(Tensor(np.ones((2, 3, 4), np.float32))).shape == (2, 12)
+
+
+def test_random_composites_follow_their_distributions():
+    ms.set_seed(3)
+    draws = C.normal((20000,), 2.0, 3.0, seed=5).asnumpy()
+    assert abs(draws.mean() - 2.0) < 0.1 and abs(draws.std() - 3.0) < 0.1
+    ms.set_seed(3)
+    np.testing.assert_array_equal(C.normal((20000,), 2.0, 3.0, seed=5).asnumpy(), draws)
+    flat = C.uniform((20000,), Tensor(np.float32(1)), Tensor(np.float32(3)), seed=2).asnumpy()
+    assert flat.min() >= 1 and flat.max() < 3 and abs(flat.mean() - 2) < 0.05
+    ints = C.uniform((1000,), 1, 4, dtype=ms.int32).asnumpy()
+    assert set(np.unique(ints)) == {1, 2, 3}
+    assert abs(C.laplace((20000,), 1.0, 2.0).asnumpy().var() - 8.0) < 0.6  # 2 * scale²
+    assert C.poisson((3,), Tensor(np.float32(4))).dtype is ms.int32
+    np.testing.assert_array_equal(C.multinomial(Tensor(f32(0, 1, 0)[None]), 3).asnumpy(),
+                                  [[1, 1, 1]])
+    np.testing.assert_array_equal(
+        C.random_categorical(Tensor(f32(-1e9, 0)[None]), 2).asnumpy(), [[1, 1]])
+    with pytest.raises(ValueError, match="normal: seed must be None or an int >= 0"):
+        C.normal((2,), 0.0, 1.0, seed=-1)
+
+
+def test_ms_function_methods_of_different_cells_stay_apart():
+    # ms_function's wrapper carries the user's __module__; converting control flow must still
+    # tell the decorated methods apart (one graph each, not the first one's for all)
+    class Double(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.relu = nn.ReLU()
+
+        @ms_function
+        def construct(self, x):
+            return self.relu(x) * 2
+
+    class AddBoth(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.double = Double()
+
+        @ms_function
+        def construct(self, x, y):
+            return self.double(x) + y
+
+    context.set_context(mode=context.GRAPH_MODE)
+    x = Tensor(f32(1, 2))
+    np.testing.assert_array_equal(AddBoth()(x, x).asnumpy(), f32(3, 6))
+    np.testing.assert_array_equal(Double()(x).asnumpy(), f32(2, 4))

@@ -303,3 +303,25 @@ def test_layer_norm_and_resize_bilinear():
     assert nn.ResizeBilinear()(Tensor(rand(1, 2, 3, 4)), scale_factor=2).shape == (1, 2, 6, 8)
     with pytest.raises(ValueError, match="exactly one of size and scale_factor"):
         nn.ResizeBilinear()(Tensor(img))
+
+
+def test_conv3d_and_its_transpose():
+    x = rand(1, 2, 4, 4, 4)
+    conv = nn.Conv3d(2, 3, 2, pad_mode="valid", has_bias=True, bias_init="ones")
+    w = conv.weight.asnumpy()
+    expected = np.zeros((1, 3, 3, 3, 3), np.float32)
+    for d in range(3):
+        for h in range(3):
+            for k in range(3):
+                expected[0, :, d, h, k] = np.einsum(
+                    "cxyz,ocxyz->o", x[0, :, d:d + 2, h:h + 2, k:k + 2], w) + 1
+    np.testing.assert_allclose(conv(Tensor(x)).asnumpy(), expected, rtol=1e-4, atol=1e-5)
+    deconv = nn.Conv3dTranspose(3, 2, 2, stride=2, pad_mode="valid")
+    y = rand(1, 3, 2, 2, 2)
+    out = deconv(Tensor(y))
+    assert out.shape == (1, 2, 4, 4, 4)
+    forward = nn.Conv3d(2, 3, 2, stride=2, pad_mode="valid")
+    forward.weight.set_data(deconv.weight)
+    z = rand(*out.shape)  # <deconv(y), z> == <y, conv(z)>
+    lhs, rhs = (out.asnumpy() * z).sum(), (y * forward(Tensor(z)).asnumpy()).sum()
+    assert abs(lhs - rhs) < 1e-3 * max(1.0, abs(lhs))

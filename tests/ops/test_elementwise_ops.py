@@ -89,6 +89,7 @@ DOCUMENTED = [
     (P.HistogramFixedWidth(5), [t([-1.0, 0.0, 1.5, 2.0, 5.0, 15]), t([0.0, 5.0])],
      [2, 1, 1, 0, 2]),
     (P.TensorAdd(), [t([1.0, 2.0, 3.0]), t([4.0, 5.0, 6.0])], [5.0, 7.0, 9.0]),
+    (P.Eps(), [t([4, 1, 2, 3])], [1.5258789e-05] * 4),
 ]
 
 
@@ -109,6 +110,14 @@ def test_argmin_with_value_and_square_sum_all_documented():
     assert (int(index.asnumpy()), float(value.asnumpy())) == (0, 0.0)
     first, second = P.SquareSumAll()(t([0, 0, 2, 0]), t([0, 0, 2, 4]))
     assert (float(first.asnumpy()), float(second.asnumpy())) == (4.0, 20.0)
+
+
+def test_an_axis_named_twice_counts_once_as_in_mindspore():
+    x = np.arange(24, dtype=F32).reshape(2, 3, 4)
+    np.testing.assert_array_equal(ops.reduce_sum(Tensor(x), (0, 1, -2)).asnumpy(),
+                                  x.sum(axis=(0, 1)))
+    np.testing.assert_array_equal(P.ReduceProd(keep_dims=True)(Tensor(x + 1), [2, -1]).asnumpy(),
+                                  np.prod(x + 1, axis=2, keepdims=True))
 
 
 def test_printed_forms():
@@ -210,6 +219,30 @@ def test_nms_with_mask_has_no_gradient():
 
 
 # -- in place -----------------------------------------------------------------------------------
+def test_index_add_documented_in_place_and_its_backward_rule():
+    x = Parameter(t([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), name="x")
+    indices = Tensor(np.array([0, 2], np.int32))
+    y = t([[0.5, 1.0], [1.0, 1.5], [2.0, 2.5]])
+    prim = P.IndexAdd(axis=1)
+    out = prim(x, indices, y)
+    want = [[1.5, 2.0, 4.0], [5.0, 5.0, 7.5], [9.0, 8.0, 11.5]]
+    np.testing.assert_array_equal(out.asnumpy(), want)
+    np.testing.assert_array_equal(x.asnumpy(), want)
+    dout = t(np.arange(9).reshape(3, 3))
+    dx, dindices, dy = prim.bprop(x, indices, y, out, dout)
+    assert dx is dout and dindices is None
+    np.testing.assert_array_equal(dy.asnumpy(), [[0, 2], [3, 5], [6, 8]])
+    with pytest.raises(TypeError, match="IndexAdd: input_x must be a Parameter"):
+        prim(t(np.ones((3, 3))), indices, y)
+    with pytest.raises(ValueError, match=r"IndexAdd: indices must be 1-D and input_y of shape "
+                                         r"\[3, 2\]"):
+        prim(x, indices, t(np.ones((2, 2))))
+    np.testing.assert_array_equal(x.asnumpy(), want)  # a failing call changes nothing
+    with pytest.raises(TypeError, match="IndexAdd: axis must be an int, but got 1.0"):
+        P.IndexAdd(axis=1.0)
+
+
+
 def test_assign_sub_subtracts_in_place():
     step = Parameter(Tensor(np.array([10], np.int32)), name="step")
     sub = P.AssignSub()

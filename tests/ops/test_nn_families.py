@@ -40,6 +40,11 @@ def test_documented_values():
     np.testing.assert_allclose(var.asnumpy(), [[0.6666667], [0.6666667]], rtol=1e-6)
     loss = P.BinaryCrossEntropy()(t([0.2, 0.7, 0.1]), t([0, 1, 0]), t([1, 2, 2]))
     np.testing.assert_allclose(loss.asnumpy(), 0.38240486, rtol=1e-6)
+    lrn = P.LRN()(t([[[[0.1], [0.2]], [[0.3], [0.4]]]]))
+    np.testing.assert_allclose(lrn.asnumpy(), [[[[0.09534626], [0.1825742]],
+                                                [[0.2860388], [0.3651484]]]], rtol=1e-6)
+    rois = P.ROIAlign(2, 2, 0.5, 2)(t([[[[1, 2], [3, 4]]]]), t([[0, 0.2, 0.3, 0.2, 0.3]]))
+    np.testing.assert_allclose(rois.asnumpy(), [[[[1.775, 2.025], [2.275, 2.525]]]], rtol=1e-6)
     values, indices = P.TopK()(t([1, 2, 3, 4, 5]), 3)
     np.testing.assert_array_equal(values.asnumpy(), [5, 4, 3])
     np.testing.assert_array_equal(indices.asnumpy(), [4, 3, 2])
@@ -99,7 +104,8 @@ def test_a_failing_sparse_update_changes_nothing():
 def test_backward_primitives_are_in_grad_ops():
     for name in ("LayerNormGrad", "EluGrad", "HSwishGrad", "MirrorPadGrad",
                  "ResizeBilinearGrad", "BinaryCrossEntropyGrad", "SmoothL1LossGrad",
-                 "NLLLossGrad", "Conv3DBackpropInput", "MaxPool3DGrad", "BiasAddGrad"):
+                 "NLLLossGrad", "Conv3DBackpropInput", "MaxPool3DGrad", "BiasAddGrad",
+                 "LRNGrad", "ROIAlignGrad", "KLDivLossGrad"):
         assert hasattr(G, name), name
 
 

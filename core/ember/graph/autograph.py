@@ -30,6 +30,7 @@ import builtins
 import copy
 import functools
 import inspect
+import os
 import textwrap
 import types
 from collections.abc import Callable, Iterable
@@ -37,6 +38,8 @@ from typing import Any
 
 from ember.graph.control_flow import Undefined, switch, switch_layer, traced, truth, while_loop
 from ember.graph.tracer import UNCONVERTED
+
+_EMBER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 __all__ = ["convert"]
 
@@ -187,8 +190,10 @@ def convert(fn: Any) -> Any:
         inner = convert(fn.__func__)
         return fn if inner is fn.__func__ else types.MethodType(inner, fn.__self__)
     if not isinstance(fn, types.FunctionType) or _HELPERS in fn.__code__.co_freevars or (
-            fn.__module__ or "").partition(".")[0] == "ember":
-        return fn  # not a function, converted already, or ember's own (no tensor branches)
+            fn.__code__.co_filename.startswith(_EMBER_DIR)):
+        # not a function, converted already, or ember's own (no tensor branches): a wrapper
+        # such as ms_function's carries its user's __module__, so the code's file decides
+        return fn
     code = fn.__code__
     if code not in _CACHE:
         _CACHE[code], reason = _factory(fn)

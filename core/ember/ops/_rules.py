@@ -36,7 +36,8 @@ def check_tensor(op: str, name: str, value: Any,
 
 
 def normalize_axis(op: str, axis: Any, ndim: int) -> tuple[int, ...]:
-    """``axis`` (an int, a tuple/list of ints, or () for all) as sorted non-negative axes."""
+    """``axis`` (an int, a tuple/list of ints, or () for all) as sorted non-negative axes; an
+    axis named twice (``(1, -2)`` of a 3-D tensor) counts once, as in MindSpore's reductions."""
     if axis is None or axis == ():
         return tuple(range(ndim))
     axes = (axis,) if isinstance(axis, int) else axis
@@ -49,9 +50,7 @@ def normalize_axis(op: str, axis: Any, ndim: int) -> tuple[int, ...]:
             raise ValueError(f"{op}: axis {a} is out of range [{-max(ndim, 1)}, "
                              f"{max(ndim, 1)}) for a tensor of rank {ndim}")
         result.append(a % max(ndim, 1))
-    if len(set(result)) != len(result):
-        raise ValueError(f"{op}: axis {axis!r} repeats an axis")
-    return tuple(sorted(result))
+    return tuple(sorted(set(result)))
 
 
 def as_tensor(value: Any, like: Tensor) -> Tensor:

@@ -6,6 +6,7 @@ from ember.nn.layer import (
     combined,
     container,
     conv,
+    conv3d,
     embedding,
     image,
     math,
@@ -21,6 +22,7 @@ from ember.nn.layer.basic import *  # noqa: F403
 from ember.nn.layer.combined import *  # noqa: F403
 from ember.nn.layer.container import *  # noqa: F403
 from ember.nn.layer.conv import *  # noqa: F403
+from ember.nn.layer.conv3d import *  # noqa: F403
 from ember.nn.layer.embedding import *  # noqa: F403
 from ember.nn.layer.image import *  # noqa: F403
 from ember.nn.layer.math import *  # noqa: F403
@@ -31,7 +33,8 @@ from ember.nn.layer.pooling import *  # noqa: F403
 from ember.nn.layer.rnns import *  # noqa: F403
 from ember.nn.layer.timedistributed import *  # noqa: F403
 
-__all__ = [name for module in (activation, basic, combined, container, conv, embedding, image,
+__all__ = [name for module in (activation, basic, combined, container, conv, conv3d, embedding,
+                               image,
                                math, matrix, normalization, padding, pooling, rnns,
                                timedistributed)
            for name in module.__all__]

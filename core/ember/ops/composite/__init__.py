@@ -13,7 +13,17 @@ from ember.ops.composite.math import (
     sequence_mask,
     tensor_dot,
 )
+from ember.ops.composite.random import (
+    gamma,
+    laplace,
+    multinomial,
+    normal,
+    poisson,
+    random_categorical,
+    uniform,
+)
 
 __all__ = ["GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "add_flags",
            "batch_dot", "clip_by_global_norm", "clip_by_value", "core", "count_nonzero", "dot",
-           "matmul", "repeat_elements", "sequence_mask", "tensor_dot"]
+           "matmul", "repeat_elements", "sequence_mask", "tensor_dot", "gamma", "laplace",
+           "multinomial", "normal", "poisson", "random_categorical", "uniform"]

@@ -9,6 +9,7 @@ from ember.ops.operations.ctc_ops import *  # noqa: F403
 from ember.ops.operations.dynamic_ops import *  # noqa: F403
 from ember.ops.operations.elementwise_ops import *  # noqa: F403
 from ember.ops.operations.image_ops import *  # noqa: F403
+from ember.ops.operations.index_add_ops import *  # noqa: F403
 from ember.ops.operations.index_ops import *  # noqa: F403
 from ember.ops.operations.layout_ops import *  # noqa: F403
 from ember.ops.operations.linalg_ops import *  # noqa: F403

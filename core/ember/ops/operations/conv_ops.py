@@ -17,127 +17,35 @@ from ember.ops._rules import check_tensor
 from ember.ops.operations.nn_ops import (
     _FLOAT,
     _check_choice,
+    _check_format,
     _check_inputs,
     _check_int,
+    _check_pads,
     _check_rank,
-    _check_shape,
+    _check_window,
+    _ConvBase,
     _Family,
-    _is_ints,
-    _window_geometry,
+    _windows_geometry,
 )
 from ember.ops.primitive import Spec
 
 __all__ = ["AvgPool3D", "Conv3D", "Conv3DBackpropFilter", "Conv3DBackpropInput",
            "Conv3DTranspose", "MaxPool3D"]
 
-Triple = tuple[int, int, int]
-Six = tuple[int, int, int, int, int, int]
-
-
-def _triple(op: str, name: str, value: Any, five: bool = False) -> Triple:
-    """A positive int, (d, h, w), or where ``five`` (1, 1, d, h, w), as (d, h, w)."""
-    t = (value,) * 3 if isinstance(value, int) and not isinstance(value, bool) else value
-    if (not _is_ints(t) or len(t) not in ((3, 5) if five else (3,))
-            or (len(t) == 5 and tuple(t[:2]) != (1, 1)) or min(t) < 1):
-        forms = "int, (d, h, w) or (1, 1, d, h, w)" if five else "int or (d, h, w)"
-        raise ValueError(f"{op}: '{name}' must be a positive {forms}, but got {value!r}")
-    return tuple(t[-3:])  # type: ignore[return-value]
-
-
-def _six(op: str, name: str, value: Any) -> Six:
-    """A non-negative int or (head, tail, top, bottom, left, right), as the 6-tuple."""
-    pads = (value,) * 6 if isinstance(value, int) and not isinstance(value, bool) else value
-    if not _is_ints(pads) or len(pads) != 6 or min(pads) < 0:
-        raise ValueError(f"{op}: '{name}' must be a non-negative int or a tuple of 6 (head, "
-                         f"tail, top, bottom, left, right), but got {value!r}")
-    return tuple(pads)  # type: ignore[return-value]
-
-
-def _geometry(mode: str, dhw: tuple[int, ...], kernel: Triple, stride: tuple[int, ...],
-              dilation: tuple[int, ...], pads: Six) -> tuple[Six, Triple]:
-    """Padding and output size along the three spatial axes."""
-    per_axis = [_window_geometry(mode, n, k, s, d, pads[2 * i:2 * i + 2])
-                for i, (n, k, s, d) in enumerate(zip(dhw, kernel, stride, dilation))]
-    return (tuple(p for lo, hi, _ in per_axis for p in (lo, hi)),  # type: ignore[return-value]
-            tuple(out for _, _, out in per_axis))
-
-
-def _check_format(op: str, data_format: Any) -> str:
-    return _check_choice(op, "data_format", data_format, ("NCDHW",))
-
 
 # -- convolution ----------------------------------------------------------------------------
-class _Conv3DBase(_Family):
-    """The attributes, geometry and shape checks that Conv3D and its backward primitives
-    share. ``pad_list``, where given, is the padding to use."""
+class _Conv3DBase(_ConvBase):
+    """The 3-D convolutions' shared attributes and checks (``nn_ops._ConvBase`` over D, H,
+    W), with MindSpore's defaults."""
 
-    pad_list: Six | None = None
+    _axes = "dhw"
+    _formats = ("NCDHW",)
 
     def __init__(self, out_channel: int, kernel_size: Any, mode: int = 1,
                  pad_mode: str = "valid", pad: Any = 0, stride: Any = 1, dilation: Any = 1,
                  group: int = 1, data_format: str = "NCDHW") -> None:
-        super().__init__()
-        op = self.name
-        self.out_channel = _check_int(op, "out_channel", out_channel, 1)
-        self.kernel_size = _triple(op, "kernel_size", kernel_size)
-        if mode != 1 or not isinstance(mode, int) or isinstance(mode, bool):
-            raise ValueError(f"{op}: 'mode' must be 1, but got {mode!r}")
-        self.mode = mode
-        self.pad_mode = _check_choice(op, "pad_mode", pad_mode, ("valid", "same", "pad"))
-        self.pad = _six(op, "pad", pad)
-        if pad_mode != "pad" and any(self.pad):
-            raise ValueError(f"{op}: 'pad' must be 0 when 'pad_mode' is {pad_mode!r} (only "
-                             f"'pad' uses it), but got {pad!r}")
-        self.stride = (1, 1, *_triple(op, "stride", stride, five=True))
-        self.dilation = (1, 1, *_triple(op, "dilation", dilation, five=True))
-        self.group = _check_int(op, "group", group, 1)
-        if out_channel % group:
-            raise ValueError(f"{op}: 'out_channel' ({out_channel}) must be divisible by "
-                             f"'group' ({group})")
-        self.data_format = _check_format(op, data_format)
-
-    def _sibling_attrs(self) -> dict[str, Any]:
-        explicit = self.pad_list is not None
-        return {"out_channel": self.out_channel, "kernel_size": self.kernel_size,
-                "mode": self.mode, "pad_mode": "pad" if explicit else self.pad_mode,
-                "pad": self.pad_list if explicit else self.pad, "stride": self.stride,
-                "dilation": self.dilation, "group": self.group,
-                "data_format": self.data_format}
-
-    def geometry(self, dhw: tuple[int, ...]) -> tuple[Six, Triple]:
-        mode, pads = ("pad", self.pad_list) if self.pad_list is not None else (
-            self.pad_mode, self.pad)
-        return _geometry(mode, dhw, self.kernel_size, self.stride[2:], self.dilation[2:], pads)
-
-    def _out_shape(self, x_shape: tuple[int, ...], w_shape: tuple[int, ...]) -> tuple[int, ...]:
-        """The (checked) output shape of the convolution of ``x_shape`` by ``w_shape``."""
-        op, out_channel = self.name, self.conv_channels()
-        if w_shape[0] != out_channel or tuple(w_shape[2:]) != self.kernel_size:
-            raise ValueError(f"{op}: the weight must have shape [out_channel, in_channel / "
-                             f"group, *kernel_size] = [{out_channel}, _, "
-                             f"{', '.join(map(str, self.kernel_size))}], but got "
-                             f"{list(w_shape)}")
-        if x_shape[1] != w_shape[1] * self.group:
-            raise ValueError(f"{op}: x of shape {list(x_shape)} has {x_shape[1]} channels, but "
-                             f"the weight of shape {list(w_shape)} with group {self.group} "
-                             f"expects {w_shape[1] * self.group}")
-        _, out = self.geometry(x_shape[2:])
-        if min(out) < 1:
-            raise ValueError(f"{op}: x of shape {list(x_shape)} is too small for kernel "
-                             f"{list(self.kernel_size)} with dilation {list(self.dilation[2:])} "
-                             f"and pad_mode {self.pad_mode!r}: the output would be "
-                             f"{' x '.join(map(str, out))}")
-        return (x_shape[0], out_channel, *out)
-
-    def conv_channels(self) -> int:
-        """The output channels of the convolution (this primitive's or the one it is the
-        gradient of)."""
-        return self.out_channel
-
-    def _check_dout(self, dout: Tensor, expected: tuple[int, ...]) -> None:
-        if dout.shape != expected:
-            raise ValueError(f"{self.name}: 'dout' must have the convolution's output shape "
-                             f"{list(expected)}, but got {list(dout.shape)}")
+        super().__init__(out_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group,
+                         data_format)
 
 
 class Conv3D(_Conv3DBase):
@@ -169,11 +77,7 @@ class Conv3DBackpropInput(_Conv3DBase):
     ``Conv3DBackpropInput(out_channel, kernel_size, ...)(weight, dout, input_size)``."""
 
     def infer(self, weight: Any, dout: Any, input_size: Any) -> Spec:
-        _check_inputs(self.name, ("dout", "weight"), (dout, weight), shape=False)
-        _check_rank(self.name, "weight", weight, (5,))
-        input_size = _check_shape(self.name, "input_size", input_size, 5)
-        self._check_dout(dout, self._out_shape(input_size, weight.shape))
-        return input_size, dout.dtype
+        return self._input_grad_spec(dout, weight, input_size)
 
     def bprop(self, w: Tensor, dout: Tensor, input_size: Any, out: Tensor,
               grad: Tensor) -> tuple:
@@ -186,11 +90,7 @@ class Conv3DBackpropFilter(_Conv3DBase):
     ``Conv3DBackpropFilter(out_channel, kernel_size, ...)(x, dout, filter_size)``."""
 
     def infer(self, x: Any, dout: Any, filter_size: Any) -> Spec:
-        _check_inputs(self.name, ("dout", "x"), (dout, x), shape=False)
-        _check_rank(self.name, "x", x, (5,))
-        filter_size = _check_shape(self.name, "filter_size", filter_size, 5)
-        self._check_dout(dout, self._out_shape(x.shape, filter_size))
-        return filter_size, dout.dtype
+        return self._filter_grad_spec(dout, x, filter_size)
 
     def bprop(self, x: Tensor, dout: Tensor, filter_size: Any, out: Tensor,
               grad: Tensor) -> tuple:
@@ -213,7 +113,8 @@ class Conv3DTranspose(Conv3DBackpropInput):
                          data_format)
         self.in_channel = self.out_channel  # the convolution's output: this one's input
         self.out_channel = _check_int(self.name, "out_channel", out_channel, 1)
-        self.output_padding = _six(self.name, "output_padding", output_padding)[::2]
+        self.output_padding = _check_pads(self.name, "output_padding", output_padding,
+                                          "dhw")[::2]
         if any(p >= max(s, d) for p, s, d in zip(self.output_padding, self.stride[2:],
                                                  self.dilation[2:])):
             raise ValueError(f"Conv3DTranspose: 'output_padding' must be smaller than stride "
@@ -274,24 +175,24 @@ class _Pool3DBase(_Family):
                  pad_list: Any = 0, data_format: str = "NCDHW") -> None:
         super().__init__()
         op = self.name
-        self.kernel_size = (1, 1, *_triple(op, "kernel_size", kernel_size, five=True))
-        self.strides = (1, 1, *_triple(op, "strides", strides, five=True))
+        self.kernel_size = (1, 1, *_check_window(op, "kernel_size", kernel_size, True, "dhw"))
+        self.strides = (1, 1, *_check_window(op, "strides", strides, True, "dhw"))
         self.pad_mode = _check_choice(op, "pad_mode", pad_mode.upper() if isinstance(
             pad_mode, str) else pad_mode, ("VALID", "SAME", "PAD"))
-        self.pad_list = _six(op, self._pad_name, pad_list)
+        self.pad_list = _check_pads(op, self._pad_name, pad_list, "dhw")
         if self.pad_mode != "PAD" and any(self.pad_list):
             raise ValueError(f"{op}: '{self._pad_name}' must be 0 when 'pad_mode' is "
                              f"{pad_mode!r}, but got {pad_list!r}")
-        self.data_format = _check_format(op, data_format)
+        self.data_format = _check_format(op, data_format, ("NCDHW",))
 
     def _sibling_attrs(self) -> dict[str, Any]:
         return {"kernel_size": self.kernel_size[2:], "strides": self.strides[2:],
                 "pad_mode": self.pad_mode, self._pad_name: self.pad_list,
                 "data_format": self.data_format}
 
-    def geometry(self, dhw: tuple[int, ...]) -> tuple[Six, Triple]:
-        return _geometry(self.pad_mode.lower(), dhw, self.kernel_size[2:], self.strides[2:],
-                         (1, 1, 1), self.pad_list)
+    def geometry(self, dhw: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return _windows_geometry(self.pad_mode.lower(), dhw, self.kernel_size[2:],
+                                 self.strides[2:], (1, 1, 1), self.pad_list)
 
     def _out_shape(self, x: Tensor) -> tuple[int, ...]:
         check_tensor(self.name, "x", x, _FLOAT)

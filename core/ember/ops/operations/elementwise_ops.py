@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops._rules import broadcast_shape
@@ -38,9 +40,9 @@ from ember.ops.primitive import Primitive, Spec, describe
 __all__ = [
     "ACos", "ACosGrad", "Acosh", "AcoshGrad", "ApproximateEqual", "Asin", "AsinGrad", "Asinh",
     "AsinhGrad", "Atan", "Atan2", "AtanGrad", "Atanh", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
-    "Ceil", "Cos", "Cosh", "DivNoNan", "Erf", "Erfc", "Expm1", "Floor", "FloorDiv", "FloorMod",
-    "Inv", "Invert", "IsFinite", "IsInf", "IsNan", "Lerp", "Log1p", "Mod", "MulNoNan", "Rint",
-    "Round", "Sin", "Sinh", "SquaredDifference", "Tan", "TruncateDiv", "TruncateMod",
+    "Ceil", "Cos", "Cosh", "DivNoNan", "Eps", "Erf", "Erfc", "Expm1", "Floor", "FloorDiv",
+    "FloorMod", "Inv", "Invert", "IsFinite", "IsInf", "IsNan", "Lerp", "Log1p", "Mod", "MulNoNan",
+    "Rint", "Round", "Sin", "Sinh", "SquaredDifference", "Tan", "TruncateDiv", "TruncateMod",
     "Xdivy", "Xlogy", "acos", "acosh", "approximate_equal", "asin", "asinh", "atan", "atan2",
     "atanh", "bitwise_and", "bitwise_or", "bitwise_xor", "ceil", "cos", "cosh", "div_no_nan", "erf",
     "erfc", "expm1", "floor", "floordiv", "floormod", "inv", "invert", "isfinite", "isinf", "isnan",
@@ -242,6 +244,19 @@ class Inv(_Unary):
         return (neg(mul(dout, square(out))),)
 
 
+class Eps(_Unary):
+    """A tensor like ``x`` filled with MindSpore's smallest step of its dtype (2**-14 for
+    Float16, 2**-16 for Float32): ``Eps()(x)``."""
+
+    accepts = frozenset((mstype.float16, mstype.float32))
+    bprop = _zero
+
+    @staticmethod
+    def value(np_dtype: Any) -> float:
+        """The fill value for the NumPy dtype ``np_dtype`` (kernels call this)."""
+        return 2.0 ** -14 if np.dtype(np_dtype) == np.float16 else 2.0 ** -16
+
+
 class Invert(_Unary):
     """Bitwise not of an integer tensor: ``Invert()(x)``."""
 
@@ -281,7 +296,8 @@ def _no_grad(self: Primitive, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -
 
 
 class FloorDiv(_Arith):
-    """``floor(x / y)``, broadcast: ``FloorDiv()(x, y)``."""
+    """``floor(x / y)``, broadcast: ``FloorDiv()(x, y)``; an integer x / 0 is the dtype's max
+    or min (0 / 0 is 0), as ``Div``'s."""
 
     bprop = _no_grad
 
@@ -294,7 +310,7 @@ class TruncateDiv(_Arith):
 
 class FloorMod(_Arith):
     """``x - floor(x / y) * y``: the remainder with the sign of ``y``, broadcast:
-    ``FloorMod()(x, y)``."""
+    ``FloorMod()(x, y)``; an integer remainder by 0 is 0."""
 
     def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
         return sum_to(dout, x.shape), sum_to(neg(mul(dout, floordiv(x, y))), y.shape)
@@ -302,7 +318,7 @@ class FloorMod(_Arith):
 
 class TruncateMod(_Arith):
     """``x - trunc(x / y) * y``: the remainder with the sign of ``x``, broadcast:
-    ``TruncateMod()(x, y)``."""
+    ``TruncateMod()(x, y)``; an integer remainder by 0 is 0."""
 
     def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
         return sum_to(dout, x.shape), sum_to(neg(mul(dout, truncate_div(x, y))), y.shape)

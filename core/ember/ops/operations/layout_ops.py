@@ -163,7 +163,7 @@ class _BatchBlocks(Primitive):
     """SpaceToBatchND/BatchToSpaceND on a 4-d NCHW ``input_x``: ``block_shape`` (two ints >= 1,
     or one for both) and a pair of paddings or crops per spatial dimension."""
 
-    def __init__(self, block_shape: Any, pairs: Any) -> None:
+    def __init__(self, block_shape: Any) -> None:
         super().__init__()
         if _is_int(block_shape):
             block_shape = (block_shape, block_shape)
@@ -178,7 +178,7 @@ class SpaceToBatchND(_BatchBlocks):
     become batch entries: ``SpaceToBatchND(block_shape, paddings)(input_x)``."""
 
     def __init__(self, block_shape: Any, paddings: Any) -> None:
-        super().__init__(block_shape, paddings)
+        super().__init__(block_shape)
         self.paddings = _pairs(self.name, "paddings", paddings)
 
     def infer(self, x: Any) -> Spec:
@@ -203,7 +203,7 @@ class BatchToSpaceND(_BatchBlocks):
     and W, then ``crops`` removed: ``BatchToSpaceND(block_shape, crops)(input_x)``."""
 
     def __init__(self, block_shape: Any, crops: Any) -> None:
-        super().__init__(block_shape, crops)
+        super().__init__(block_shape)
         self.crops = _pairs(self.name, "crops", crops)
 
     def infer(self, x: Any) -> Spec:

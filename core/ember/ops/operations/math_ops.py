@@ -457,6 +457,8 @@ class _Reduce(Primitive):
 
     def prepare(self, args: tuple) -> tuple:
         x, axis = args
+        if isinstance(axis, tuple | list) and len(axis) > 1 and isinstance(x, Tensor):
+            return x, normalize_axis(self.name, axis, x.ndim)  # kernels get each axis once
         return (x, tuple(axis)) if isinstance(axis, list) else args
 
     def infer(self, x: Any, axis: Any) -> Spec:

@@ -97,23 +97,33 @@ def _is_ints(value: Any) -> TypeGuard[tuple[int, ...] | list[int]]:
         isinstance(v, int) and not isinstance(v, bool) for v in value)
 
 
-def _check_window(op: str, name: str, value: Any, four: bool) -> tuple[int, int]:
-    """A positive int, (h, w), or where ``four`` (1, 1, h, w), as (h, w)."""
-    pair = (value, value) if isinstance(value, int) and not isinstance(value, bool) else value
-    if (not _is_ints(pair) or len(pair) not in ((2, 4) if four else (2,))
-            or (len(pair) == 4 and tuple(pair[:2]) != (1, 1)) or min(pair) < 1):
-        forms = "int, (h, w) or (1, 1, h, w)" if four else "int or (h, w)"
+def _check_window(op: str, name: str, value: Any, full: bool,
+                  axes: str = "hw") -> tuple[int, ...]:
+    """A positive int, one per spatial axis (``axes``: "hw" or "dhw") or, where ``full``,
+    the same after (1, 1): one int per spatial axis."""
+    n = len(axes)
+    sizes = (value,) * n if isinstance(value, int) and not isinstance(value, bool) else value
+    if (not _is_ints(sizes) or len(sizes) not in ((n, n + 2) if full else (n,))
+            or (len(sizes) == n + 2 and tuple(sizes[:2]) != (1, 1)) or min(sizes) < 1):
+        one = f"({', '.join(axes)})"
+        forms = f"int, {one} or (1, 1, {one[1:]}" if full else f"int or {one}"
         raise ValueError(f"{op}: '{name}' must be a positive {forms}, but got {value!r}")
-    return pair[-2], pair[-1]
+    return tuple(sizes[-n:])
 
 
-def _check_pads(op: str, name: str, value: Any) -> tuple[int, int, int, int]:
-    """A non-negative int or (top, bottom, left, right), as the 4-tuple."""
-    pads = (value,) * 4 if isinstance(value, int) and not isinstance(value, bool) else value
-    if not _is_ints(pads) or len(pads) != 4 or min(pads) < 0:
-        raise ValueError(f"{op}: '{name}' must be a non-negative int or a tuple of 4 "
-                         f"(top, bottom, left, right), but got {value!r}")
-    return tuple(pads)  # type: ignore[return-value]
+_SIDES = {"hw": ("top", "bottom", "left", "right"),
+          "dhw": ("head", "tail", "top", "bottom", "left", "right")}
+
+
+def _check_pads(op: str, name: str, value: Any, axes: str = "hw") -> tuple[int, ...]:
+    """A non-negative int or one (before, after) pair per spatial axis, as the flat tuple."""
+    sides = _SIDES[axes]
+    pads = (value,) * len(sides) if isinstance(value, int) and not isinstance(value,
+                                                                             bool) else value
+    if not _is_ints(pads) or len(pads) != len(sides) or min(pads) < 0:
+        raise ValueError(f"{op}: '{name}' must be a non-negative int or a tuple of "
+                         f"{len(sides)} ({', '.join(sides)}), but got {value!r}")
+    return tuple(pads)
 
 
 def _check_shape(op: str, name: str, value: Any, rank: int) -> tuple[int, ...]:
@@ -160,6 +170,16 @@ def _window_geometry(pad_mode: str, size: int, k: int, s: int, d: int,
         return need // 2, need - need // 2, out
     lo, hi = pads if pad_mode == "pad" else (0, 0)
     return lo, hi, max(0, (size + lo + hi - span) // s + 1)
+
+
+def _windows_geometry(pad_mode: str, spatial: tuple[int, ...], kernel: tuple[int, ...],
+                      stride: tuple[int, ...], dilation: tuple[int, ...],
+                      pads: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``_window_geometry`` along each spatial axis: (flat (before, after) padding, output)."""
+    per_axis = [_window_geometry(pad_mode, n, k, s, d, pads[2 * i:2 * i + 2])
+                for i, (n, k, s, d) in enumerate(zip(spatial, kernel, stride, dilation))]
+    return (tuple(p for lo, hi, _ in per_axis for p in (lo, hi)),
+            tuple(out for _, _, out in per_axis))
 
 
 def _cast_to(x: Tensor, dtype: mstype.Type) -> Tensor:
@@ -414,34 +434,37 @@ class Flatten(Primitive):
 
 
 # -- convolution ----------------------------------------------------------------------------
-class _Conv2DBase(_Family):
-    """The attributes, geometry and shape checks that Conv2D and its backward primitives
-    share. ``pad_list``, where given, is the padding (top, bottom, left, right) to use."""
+class _ConvBase(_Family):
+    """The attributes, geometry and shape checks that a convolution and its backward
+    primitives share, over the spatial axes ``_axes`` ("hw": 2-D; "dhw": 3-D). ``pad_list``,
+    where given, is the padding (before, after per axis) to use."""
 
-    pad_list: tuple[int, int, int, int] | None = None
+    _axes = "hw"
+    _formats: tuple[str, ...] = ("NCHW",)
+    pad_list: tuple[int, ...] | None = None
 
-    def __init__(self, out_channel: int, kernel_size: int | tuple[int, int], mode: int,
-                 pad_mode: str, pad: int | tuple[int, int, int, int], stride: Any, dilation: Any,
+    def __init__(self, out_channel: int, kernel_size: int | tuple[int, ...], mode: int,
+                 pad_mode: str, pad: int | tuple[int, ...], stride: Any, dilation: Any,
                  group: int, data_format: str) -> None:
         super().__init__()
-        op = self.name
+        op, axes = self.name, self._axes
         self.out_channel = _check_int(op, "out_channel", out_channel, 1)
-        self.kernel_size = _check_window(op, "kernel_size", kernel_size, four=False)
+        self.kernel_size = _check_window(op, "kernel_size", kernel_size, False, axes)
         if mode != 1 or not isinstance(mode, int) or isinstance(mode, bool):
             raise ValueError(f"{op}: 'mode' must be 1, but got {mode!r}")
         self.mode = mode
         self.pad_mode = _check_choice(op, "pad_mode", pad_mode, ("valid", "same", "pad"))
-        self.pad = _check_pads(op, "pad", pad)
+        self.pad = _check_pads(op, "pad", pad, axes)
         if pad_mode != "pad" and any(self.pad):
             raise ValueError(f"{op}: 'pad' must be 0 when 'pad_mode' is {pad_mode!r} (only "
                              f"'pad' uses it), but got {pad!r}")
-        self.stride = (1, 1, *_check_window(op, "stride", stride, four=True))
-        self.dilation = (1, 1, *_check_window(op, "dilation", dilation, four=True))
+        self.stride = (1, 1, *_check_window(op, "stride", stride, True, axes))
+        self.dilation = (1, 1, *_check_window(op, "dilation", dilation, True, axes))
         self.group = _check_int(op, "group", group, 1)
         if out_channel % group:
             raise ValueError(f"{op}: 'out_channel' ({out_channel}) must be divisible by "
                              f"'group' ({group})")
-        self.data_format = _check_format(op, data_format)
+        self.data_format = _check_format(op, data_format, self._formats)
 
     def _sibling_attrs(self) -> dict[str, Any]:
         explicit = self.pad_list is not None
@@ -451,43 +474,64 @@ class _Conv2DBase(_Family):
                 "dilation": self.dilation, "group": self.group,
                 "data_format": self.data_format}
 
-    def geometry(self, hw: tuple[int, ...]) -> tuple[tuple[int, int, int, int], tuple[int, int]]:
-        """Padding (top, bottom, left, right) and output (height, width) for an input of
-        (height, width) ``hw``."""
+    def geometry(self, spatial: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Padding (before, after per spatial axis, flat) and output size for an input of
+        spatial size ``spatial``."""
         mode, pads = ("pad", self.pad_list) if self.pad_list is not None else (
             self.pad_mode, self.pad)
-        (kh, kw), stride, dilation = self.kernel_size, self.stride, self.dilation
-        top, bottom, ho = _window_geometry(mode, hw[0], kh, stride[2], dilation[2], pads[:2])
-        left, right, wo = _window_geometry(mode, hw[1], kw, stride[3], dilation[3], pads[2:])
-        return (top, bottom, left, right), (ho, wo)
+        return _windows_geometry(mode, spatial, self.kernel_size, self.stride[2:],
+                                 self.dilation[2:], pads)
+
+    def conv_channels(self) -> int:
+        """The output channels of the convolution (this primitive's or the one it is the
+        gradient of)."""
+        return self.out_channel
 
     def _out_shape(self, x_shape: tuple[int, ...], w_shape: tuple[int, ...]) -> tuple[int, ...]:
         """The (checked) output shape of the convolution of ``x_shape`` by ``w_shape``."""
-        op = self.name
-        if w_shape[0] != self.out_channel or tuple(w_shape[2:]) != self.kernel_size:
+        op, out_channel = self.name, self.conv_channels()
+        if w_shape[0] != out_channel or tuple(w_shape[2:]) != self.kernel_size:
             raise ValueError(f"{op}: the weight must have shape [out_channel, in_channel / "
-                             f"group, *kernel_size] = [{self.out_channel}, _, "
-                             f"{self.kernel_size[0]}, {self.kernel_size[1]}], but got "
+                             f"group, *kernel_size] = [{out_channel}, _, "
+                             f"{', '.join(map(str, self.kernel_size))}], but got "
                              f"{list(w_shape)}")
         if x_shape[1] != w_shape[1] * self.group:
             raise ValueError(f"{op}: x of shape {list(x_shape)} has {x_shape[1]} channels, but "
                              f"the weight of shape {list(w_shape)} with group {self.group} "
                              f"expects {w_shape[1] * self.group}")
-        _, (ho, wo) = self.geometry(x_shape[2:])
-        if ho < 1 or wo < 1:
+        _, out = self.geometry(x_shape[2:])
+        if min(out) < 1:
             raise ValueError(f"{op}: x of shape {list(x_shape)} is too small for kernel "
                              f"{list(self.kernel_size)} with dilation {list(self.dilation[2:])} "
                              f"and pad_mode {self.pad_mode!r}: the output would be "
-                             f"{ho} x {wo}")
-        return x_shape[0], self.out_channel, ho, wo
+                             f"{' x '.join(map(str, out))}")
+        return (x_shape[0], out_channel, *out)
 
     def _check_dout(self, dout: Tensor, expected: tuple[int, ...]) -> None:
         if dout.shape != expected:
             raise ValueError(f"{self.name}: 'dout' must have the convolution's output shape "
                              f"{list(expected)}, but got {list(dout.shape)}")
 
+    def _input_grad_spec(self, dout: Any, weight: Any, input_size: Any) -> Spec:
+        """The checked output of a gradient with respect to the input (of ``input_size``)."""
+        rank = len(self._axes) + 2
+        _check_inputs(self.name, ("dout", "weight"), (dout, weight), shape=False)
+        _check_rank(self.name, "weight", weight, (rank,))
+        input_size = _check_shape(self.name, "input_size", input_size, rank)
+        self._check_dout(dout, self._out_shape(input_size, weight.shape))
+        return input_size, dout.dtype
 
-class Conv2D(_Conv2DBase):
+    def _filter_grad_spec(self, dout: Any, x: Any, filter_size: Any) -> Spec:
+        """The checked output of a gradient with respect to the weight (of ``filter_size``)."""
+        rank = len(self._axes) + 2
+        _check_inputs(self.name, ("dout", "x"), (dout, x), shape=False)
+        _check_rank(self.name, "x", x, (rank,))
+        filter_size = _check_shape(self.name, "filter_size", filter_size, rank)
+        self._check_dout(dout, self._out_shape(x.shape, filter_size))
+        return filter_size, dout.dtype
+
+
+class Conv2D(_ConvBase):
     """2-D cross-correlation of NCHW ``x`` with weight (out_channel, C / group, kh, kw):
     ``Conv2D(out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1, dilation=1,
     group=1, data_format="NCHW")(x, weight)``."""
@@ -510,7 +554,7 @@ class Conv2D(_Conv2DBase):
         return dx, self._sibling(Conv2DBackpropFilter)(dout, x, w.shape)
 
 
-class _Conv2DBackprop(_Conv2DBase):
+class _Conv2DBackprop(_ConvBase):
     """MindSpore's argument order: (out_channel, kernel_size, pad_mode, pad, pad_list, mode,
     stride, dilation, group, data_format)."""
 
@@ -530,11 +574,7 @@ class Conv2DBackpropInput(_Conv2DBackprop):
     ``Conv2DBackpropInput(out_channel, kernel_size, ...)(dout, weight, input_size)``."""
 
     def infer(self, dout: Any, weight: Any, input_size: Any) -> Spec:
-        _check_inputs(self.name, ("dout", "weight"), (dout, weight), shape=False)
-        _check_rank(self.name, "weight", weight, (4,))
-        input_size = _check_shape(self.name, "input_size", input_size, 4)
-        self._check_dout(dout, self._out_shape(input_size, weight.shape))
-        return input_size, dout.dtype
+        return self._input_grad_spec(dout, weight, input_size)
 
     def bprop(self, dout: Tensor, w: Tensor, input_size: Any, out: Tensor,
               grad: Tensor) -> tuple:
@@ -552,11 +592,7 @@ class Conv2DBackpropFilter(_Conv2DBackprop):
     ``Conv2DBackpropFilter(out_channel, kernel_size, ...)(dout, x, filter_size)``."""
 
     def infer(self, dout: Any, x: Any, filter_size: Any) -> Spec:
-        _check_inputs(self.name, ("dout", "x"), (dout, x), shape=False)
-        _check_rank(self.name, "x", x, (4,))
-        filter_size = _check_shape(self.name, "filter_size", filter_size, 4)
-        self._check_dout(dout, self._out_shape(x.shape, filter_size))
-        return filter_size, dout.dtype
+        return self._filter_grad_spec(dout, x, filter_size)
 
     def bprop(self, dout: Tensor, x: Tensor, filter_size: Any, out: Tensor,
               grad: Tensor) -> tuple:
@@ -573,8 +609,8 @@ class _PoolBase(_Family):
                  pad_mode: str = "valid", data_format: str = "NCHW") -> None:
         super().__init__()
         op = self.name
-        self.kernel_size = (1, 1, *_check_window(op, "kernel_size", kernel_size, four=False))
-        self.strides = (1, 1, *_check_window(op, "strides", strides, four=False))
+        self.kernel_size = (1, 1, *_check_window(op, "kernel_size", kernel_size, False))
+        self.strides = (1, 1, *_check_window(op, "strides", strides, False))
         self.pad_mode = _check_choice(op, "pad_mode", pad_mode.upper() if isinstance(
             pad_mode, str) else pad_mode, ("VALID", "SAME"))
         self.data_format = _check_format(op, data_format)

@@ -1,5 +1,5 @@
-"""Normalization primitives of MindSpore's ``nn_ops``: LayerNorm and L2Normalize, each beside
-the backward primitive its gradient is written with. (BatchNorm lives in ``nn_ops``.)
+"""Normalization primitives of MindSpore's ``nn_ops``: LayerNorm, L2Normalize and LRN, each
+beside the backward primitive its gradient is written with. (BatchNorm lives in ``nn_ops``.)
 """
 
 from __future__ import annotations
@@ -8,10 +8,16 @@ from typing import Any
 
 from ember.common.tensor import Tensor
 from ember.ops._rules import check_tensor, normalize_axis
-from ember.ops.operations.nn_ops import _FLOAT, _check_inputs
+from ember.ops.operations.nn_ops import (
+    _FLOAT,
+    _check_choice,
+    _check_inputs,
+    _check_int,
+    _check_rank,
+)
 from ember.ops.primitive import Primitive, Spec
 
-__all__ = ["L2Normalize", "LayerNorm"]
+__all__ = ["L2Normalize", "LRN", "LayerNorm"]
 
 
 def _check_axis_attr(op: str, name: str, value: Any) -> int:
@@ -128,3 +134,68 @@ class L2NormalizeGrad(_L2NormalizeBase):
         _check_inputs(self.name, ("x", "out", "dout"), (x, out, dout))
         self.check_axis(x)
         return x.shape, x.dtype
+
+
+class _LRNBase(Primitive):
+    def __init__(self, depth_radius: int = 5, bias: float = 1.0, alpha: float = 1.0,
+                 beta: float = 0.5) -> None:
+        super().__init__()
+        op = self.name
+        self.depth_radius = _check_int(op, "depth_radius", depth_radius, 0)
+        for name, value in (("bias", bias), ("alpha", alpha), ("beta", beta)):
+            if not isinstance(value, float):
+                raise TypeError(f"{op}: '{name}' must be a float, but got {value!r}")
+        self.bias, self.alpha, self.beta = bias, alpha, beta
+
+    def window_sum(self, xp: Any, a: Any) -> Any:
+        """The sum of NCHW ``a`` over the channels c - r .. c + r, for each channel c, as a
+        difference of cumulative sums (written with an array namespace ``xp``)."""
+        r, channels = self.depth_radius, a.shape[1]
+        total = xp.cumsum(xp.pad(a, [(0, 0), (r + 1, r), (0, 0), (0, 0)], mode="constant"),
+                          axis=1)
+        return total[:, 2 * r + 1:2 * r + 1 + channels] - total[:, :channels]
+
+    def scale(self, xp: Any, x: Any) -> Any:
+        """``bias + alpha * window_sum(x ** 2)``."""
+        return self.bias + self.alpha * self.window_sum(xp, x * x)
+
+
+class LRN(_LRNBase):
+    """Local response normalization across channels of NCHW ``x``: ``x / (bias + alpha *
+    sum(x ** 2 over the 2 * depth_radius + 1 nearest channels)) ** beta``:
+    ``LRN(depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, norm_region="ACROSS_CHANNELS")(x)``."""
+
+    def __init__(self, depth_radius: int = 5, bias: float = 1.0, alpha: float = 1.0,
+                 beta: float = 0.5, norm_region: str = "ACROSS_CHANNELS") -> None:
+        super().__init__(depth_radius, bias, alpha, beta)
+        self.norm_region = _check_choice(self.name, "norm_region", norm_region,
+                                         ("ACROSS_CHANNELS",))
+
+    def infer(self, x: Any) -> Spec:
+        check_tensor(self.name, "x", x, _FLOAT)
+        _check_rank(self.name, "x", x, (4,))
+        return x.shape, x.dtype
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        grad = self.__dict__.setdefault("_grad", LRNGrad(self.depth_radius, self.bias,
+                                                        self.alpha, self.beta))
+        return (grad(dout, x, out),)
+
+    def forward(self, xp: Any, x: Any) -> Any:
+        return x * self.scale(xp, x) ** -self.beta
+
+
+class LRNGrad(_LRNBase):
+    """The gradient of LRN: ``LRNGrad(depth_radius, bias, alpha, beta)(grads, x, y)``."""
+
+    def infer(self, grads: Any, x: Any, y: Any) -> Spec:
+        _check_inputs(self.name, ("grads", "x", "y"), (grads, x, y))
+        _check_rank(self.name, "x", x, (4,))
+        return x.shape, x.dtype
+
+    def backward(self, xp: Any, grads: Any, x: Any) -> Any:
+        """``grads * s ** -beta - 2 alpha beta x * window_sum(grads * x * s ** (-beta - 1))``,
+        the window sum over the same channels (a window is symmetric)."""
+        s = self.scale(xp, x)
+        window = self.window_sum(xp, grads * x * s ** (-self.beta - 1))
+        return grads * s ** -self.beta - 2 * self.alpha * self.beta * x * window

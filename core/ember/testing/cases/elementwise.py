@@ -31,6 +31,7 @@ from ember.testing.cases.math import (
     divide,
     in_f64,
     made,
+    rounded,
     uniform,
     values,
 )
@@ -88,6 +89,10 @@ UNARY_CASES = [
 ] + [
     OpCase("Inv/int-truncates", "Inv", P.Inv, values([1, -1, 2, -3, 0]),
            inv, (np.int32,)),
+    *(OpCase(f"Eps/{label}", "Eps", P.Eps, arrays(shape),
+             lambda x: np.full(x.shape, 2.0 ** -14 if x.dtype == np.float16 else 2.0 ** -16,
+                               x.dtype), (np.float16, np.float32))
+      for label, shape in (("matrix", (2, 3)), ("scalar", ()), ("empty", (0, 2)))),
     OpCase("Invert/ints", "Invert", P.Invert, arrays((2, 3), draw=uniform(-9, 9)),
            lambda x: -1 - x if x.dtype.kind == "i" else np.iinfo(x.dtype).max - x,
            INTS + (np.int16, np.uint8, np.uint16)),
@@ -114,25 +119,36 @@ def div_no_nan(x: Any, y: Any) -> np.ndarray:
 
 
 DIVISORS = [uniform(-3, 3), away_from_zero(1, 3)]
+#: The shape cases of these primitives: broadcasting (and its gradients) and no elements; the
+#: other shapes, and Python-number operands, go through the same code as Add's.
+SHAPES = ("broadcast", "empty")
+
+
+def binary(name: str, reference: Callable[..., Any], dtypes: tuple[type, ...],
+           draw: list[Sampler], special: tuple[list, list] | None,
+           grad: tuple[int, ...] = (0, 1)) -> list[OpCase]:
+    return binary_cases(name, reference, dtypes, draw, special, grad, SHAPES)
+
+
 BINARY_CASES = [
-    *binary_cases("Atan2", in_f64(np.arctan2), FLOATS, [away_from_zero()] * 2,
+    *binary("Atan2", in_f64(np.arctan2), FLOATS, [away_from_zero()] * 2,
                   ([0, 0, INF, NAN, 1, -1], [0, -1, INF, 1, 0, -INF])),
-    *binary_cases("FloorDiv", in_f64(lambda x, y: np.floor(x / y)), NUMBERS, DIVISORS,
+    *binary("FloorDiv", in_f64(lambda x, y: np.floor(x / y)), NUMBERS, DIVISORS,
                   ([INF, 1, -1, NAN, 0], [1, INF, INF, 1, -2])),
-    *binary_cases("TruncateDiv", in_f64(lambda x, y: np.trunc(x / y)), NUMBERS, DIVISORS,
+    *binary("TruncateDiv", in_f64(lambda x, y: np.trunc(x / y)), NUMBERS, DIVISORS,
                   ([INF, 1, -1, NAN, 0], [1, INF, INF, 1, -2])),
-    *binary_cases("FloorMod", in_f64(lambda x, y: x - np.floor(x / y) * y), NUMBERS, DIVISORS,
+    *binary("FloorMod", in_f64(lambda x, y: x - np.floor(x / y) * y), NUMBERS, DIVISORS,
                   None),
-    *(case for name in ("Mod", "TruncateMod") for case in binary_cases(
+    *(case for name in ("Mod", "TruncateMod") for case in binary(
         name, in_f64(np.fmod), NUMBERS, DIVISORS, ([INF, 1, NAN, -3], [1, INF, 1, 2]))),
-    *binary_cases("SquaredDifference", in_f64(lambda x, y: (x - y) ** 2), NUMBERS, [ANY] * 2,
+    *binary("SquaredDifference", in_f64(lambda x, y: (x - y) ** 2), NUMBERS, [ANY] * 2,
                   ([INF, INF, NAN, 1], [1, INF, 1, -INF])),
-    *binary_cases("Xdivy", where_x_zero(np.divide), FLOATS, [away_from_zero()] * 2,
+    *binary("Xdivy", where_x_zero(np.divide), FLOATS, [away_from_zero()] * 2,
                   ([0, 0, 1, NAN, 2], [0, NAN, 0, 1, INF])),
-    *binary_cases("Xlogy", where_x_zero(lambda x, y: x * np.log(y)), FLOATS,
+    *binary("Xlogy", where_x_zero(lambda x, y: x * np.log(y)), FLOATS,
                   [away_from_zero(), uniform(0.5, 2)], ([0, 0, 1, NAN, 2], [0, -1, 0, 1, INF])),
-    *binary_cases("DivNoNan", div_no_nan, NUMBERS, DIVISORS, ([1, 0, INF, NAN], [0, 0, 1, 0])),
-    *binary_cases("MulNoNan", in_f64(lambda x, y: np.where(y == 0, 0.0, x * y)), NUMBERS,
+    *binary("DivNoNan", div_no_nan, NUMBERS, DIVISORS, ([1, 0, INF, NAN], [0, 0, 1, 0])),
+    *binary("MulNoNan", in_f64(lambda x, y: np.where(y == 0, 0.0, x * y)), NUMBERS,
                   [ANY, ANY], ([INF, NAN, 1, NAN, -INF], [0, 0, 0, 2, 2])),
     *(OpCase(f"Lerp/{label}", "Lerp", P.Lerp, inputs,
              in_f64(lambda start, end, weight: start + weight * (end - start)), FLOATS, grad)
@@ -142,11 +158,20 @@ BINARY_CASES = [
           ("float-weight", lambda rng, dtype: (*arrays((2, 3), (2, 3))(rng, dtype), 0.25),
            (0, 1)),
       ]),
+    *(OpCase(f"{name}/int-by-zero", name, getattr(P, name),
+             values([7, -7, 0, 7, -7, 5], [0, 0, 0, 2, 2, -3]), reference, INTS)
+      for name, reference in [
+          ("FloorDiv", lambda x, y: np.where(y == 0, divide(x, y),
+                                             rounded(np.floor(x / np.where(y == 0, 1, y)),
+                                                     x.dtype))),
+          ("FloorMod", lambda x, y: np.where(y == 0, 0, np.mod(x, np.where(y == 0, 1, y)))),
+          ("Mod", lambda x, y: np.where(y == 0, 0, np.fmod(x, np.where(y == 0, 1, y)))),
+      ]),
     OpCase("DivNoNan/int-by-zero", "DivNoNan", P.DivNoNan, values([7, -7, 0, 7], [0, 0, 0, 2]),
            div_no_nan, INTS),
     *(case for name, fn in (("BitwiseAnd", np.bitwise_and), ("BitwiseOr", np.bitwise_or),
                             ("BitwiseXor", np.bitwise_xor))
-      for case in binary_cases(name, fn, INTS + (np.int16, np.uint8), [uniform(-9, 9)] * 2,
+      for case in binary(name, fn, INTS + (np.int16, np.uint8), [uniform(-9, 9)] * 2,
                                None, ())),
     *(OpCase(f"ApproximateEqual/{label}", "ApproximateEqual",
              made(P.ApproximateEqual, *attrs),

@@ -137,15 +137,19 @@ BINARY_SHAPES = [
 
 def binary_cases(name: str, reference: Callable[..., Any], dtypes: tuple[type, ...],
                  draw: Sequence[Sampler], special: tuple[list, list] | None,
-                 grad: tuple[int, ...] = (0, 1)) -> list[OpCase]:
-    """The shape cases, a Python-number operand and (for floats) NaN/inf values."""
+                 grad: tuple[int, ...] = (0, 1), shapes: Sequence[str] | None = None
+                 ) -> list[OpCase]:
+    """The shape cases (those labelled in ``shapes``; all, and a Python-number operand, when
+    None) and (for floats) NaN/inf values."""
     prim = getattr(P, name)
-    cases = [OpCase(f"{name}/{label}", name, prim, arrays(*shapes, draw=draw), reference,
-                    dtypes, grad) for label, shapes in BINARY_SHAPES]
-    cases.append(OpCase(
-        f"{name}/python-number", name, prim,
-        lambda rng, dtype: (draw[0](rng, (2, 3), dtype), number_for(dtype)),
-        reference, dtypes, grad[:1]))
+    cases = [OpCase(f"{name}/{label}", name, prim, arrays(*pair, draw=draw), reference,
+                    dtypes, grad) for label, pair in BINARY_SHAPES
+             if shapes is None or label in shapes]
+    if shapes is None:
+        cases.append(OpCase(
+            f"{name}/python-number", name, prim,
+            lambda rng, dtype: (draw[0](rng, (2, 3), dtype), number_for(dtype)),
+            reference, dtypes, grad[:1]))
     if special is not None:
         cases.append(OpCase(f"{name}/nan-inf", name, prim, values(*special), reference,
                             tuple(d for d in dtypes if d in FLOATS)))

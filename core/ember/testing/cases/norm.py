@@ -133,6 +133,22 @@ _L2 = [  # (id, axis, epsilon, inputs, check gradients)
     ("axis1-tiny-rows", 1, 1e-2, _small_rows, False),
 ]
 
+def _lrn(radius: int, bias: float, alpha: float, beta: float) -> Callable[..., np.ndarray]:
+    """Each channel over the window of its neighbours, a loop over channels."""
+
+    def reference(x: np.ndarray) -> np.ndarray:
+        xs = x.astype(F64)
+        out = np.empty_like(xs)
+        for c in range(x.shape[1]):
+            window = xs[:, max(c - radius, 0):c + radius + 1]
+            out[:, c] = xs[:, c] / (bias + alpha * (window ** 2).sum(axis=1)) ** beta
+        return out.astype(x.dtype)
+
+    return reference
+
+
+_LRNS = [(2, 1.0, 0.5, 0.75), (1, 2.0, 1e-3, 0.5), (5, 1.0, 1.0, 0.5)]
+
 CASES: list[OpCase] = [
     *_layer_norm_cases(),
     *(OpCase(f"L2Normalize/{name}", "L2Normalize", lambda a=axis, e=eps: P.L2Normalize(a, e),
@@ -143,4 +159,7 @@ CASES: list[OpCase] = [
              lambda rng, dt, i=inputs, a=axis, e=eps: _l2_grad_inputs(i(rng, dt)[0], a, e, rng),
              _l2_normalize_grad(axis, eps), FLOATS, tolerance=HALF_LOOSE)
       for name, axis, eps, inputs, _ in _L2),
+    *(OpCase(f"LRN/r{r}-b{b}-a{a}-beta{beta}", "LRN", lambda r=r, b=b, a=a, beta=beta:
+             P.LRN(r, b, a, beta), lambda rng, dt: (sample(rng, dt, 2, 6, 2, 3),),
+             _lrn(r, b, a, beta), FLOATS, (0,), HALF_LOOSE) for r, b, a, beta in _LRNS),
 ]

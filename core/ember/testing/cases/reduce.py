@@ -1,6 +1,6 @@
-"""Cases of ``ember.ops.operations.reduce_ops``, ``linalg_ops`` and ``detection_ops``:
-products and logical reductions, cumulative scans, counts, histograms, matrix inverses,
-evenly spaced sequences, non-maximum suppression.
+"""Cases of ``ember.ops.operations.reduce_ops``, ``linalg_ops``, ``detection_ops`` and
+``index_add_ops``: products and logical reductions, cumulative scans, counts, histograms,
+matrix inverses, evenly spaced sequences, non-maximum suppression, slices added in place.
 
 References are written from the primitives' documented semantics in float64 (masked sums over
 pairs for the scans, solves for the inverses, box-by-box loops for the suppression), rounded to
@@ -34,6 +34,7 @@ from ember.testing.cases.math import (
     uniform,
     values,
 )
+from ember.testing.cases.scatter import in_place
 
 
 def _at_zeros(axis: Any) -> Callable[[np.random.Generator, type], tuple]:
@@ -185,7 +186,36 @@ LINALG_CASES = [
 ]
 
 
+def _index_add_reference(axis: int) -> Callable[..., np.ndarray]:
+    """Each slice of ``y`` along ``axis`` added into ``x`` at its index, one at a time."""
+    def reference(x: np.ndarray, indices: np.ndarray, y: np.ndarray) -> np.ndarray:
+        out = np.moveaxis(x.copy(), axis, 0)
+        for i, index in enumerate(indices.tolist()):
+            out[index] = out[index] + np.moveaxis(y, axis, 0)[i]
+        return np.moveaxis(out, 0, axis)
+    return reference
+
+
+def _index_add_inputs(shape: tuple[int, ...], axis: int, indices: list[int]
+                      ) -> Callable[[np.random.Generator, type], tuple]:
+    y_shape = list(shape)
+    y_shape[axis] = len(indices)
+    return lambda rng, dtype: (ANY(rng, shape, dtype), np.asarray(indices, np.int32),
+                               ANY(rng, tuple(y_shape), dtype))
+
+
+INDEX_ADD_CASES = [
+    OpCase(f"IndexAdd/{label}", "IndexAdd", lambda axis=axis: in_place(P.IndexAdd(axis)),
+           _index_add_inputs(shape, axis, indices), _index_add_reference(axis),
+           FLOATS + (np.int32,))
+    for label, shape, axis, indices in [
+        ("axis0", (4, 3), 0, [3, 0]),
+        ("axis1", (3, 3), 1, [0, 2]),
+        ("last-repeated", (2, 3, 4), -1, [1, 1, 3]),
+    ]
+]
+
 CASES: list[OpCase] = [
     *PROD_CASES, *LOGIC_REDUCE_CASES, *SCAN_CASES, *COUNT_CASES, *HISTOGRAM_CASES,
-    *LINALG_CASES,
+    *LINALG_CASES, *INDEX_ADD_CASES,
 ]

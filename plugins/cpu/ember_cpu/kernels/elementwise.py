@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ember_cpu.kernels.math import _divide, _quiet, _quiet_unary
+from ember_cpu.kernels.math import _divide, _quiet, _quiet_unary, _saturated
 
 
 def _pointwise(fn):
@@ -25,10 +25,11 @@ def _truncate_div(x, y):
 
 
 def _floor_div(x, y):
-    """``floor(x / y)``: floats through the true quotient (so inf / 1 is inf)."""
+    """``floor(x / y)``: floats through the true quotient (so inf / 1 is inf); integers by
+    zero as Div's."""
     if x.dtype.kind == "f":
         return np.floor(np.true_divide(x, y))
-    return np.floor_divide(x, y)
+    return _saturated(x, y, np.floor_divide(x, y))
 
 
 def _div_no_nan(x, y):
@@ -98,6 +99,7 @@ KERNELS = {
     "Expm1": _quiet_unary(np.expm1),
     "Log1p": _quiet_unary(np.log1p),
     "Inv": _quiet_unary(_inv),
+    "Eps": lambda p: lambda x: np.full_like(x, p.value(x.dtype)),
     "Invert": lambda p: np.invert,
     "IsNan": lambda p: np.isnan,
     "IsInf": lambda p: np.isinf,

@@ -20,7 +20,12 @@ def _divide(x, y):
     if x.dtype.kind == "f":
         return np.true_divide(x, y)
     quotient = np.floor_divide(x, y)
-    quotient = quotient + ((np.remainder(x, y) != 0) & ((x < 0) != (y < 0)))
+    return _saturated(x, y, quotient + ((np.remainder(x, y) != 0) & ((x < 0) != (y < 0))))
+
+
+def _saturated(x, y, quotient):
+    """An integer ``quotient`` of ``x / y`` where x / 0 is the dtype's max or min (0 / 0 is
+    0), as MindSpore's CPU kernels give it."""
     by_zero = y == 0
     if np.any(by_zero):
         info = np.iinfo(x.dtype)

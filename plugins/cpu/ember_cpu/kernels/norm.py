@@ -71,9 +71,20 @@ def _l2_normalize_grad(prim):
     return kernel
 
 
+def _lrn(prim):
+    return lambda x: prim.forward(np, _wide(x)).astype(x.dtype, copy=False)
+
+
+def _lrn_grad(prim):
+    return lambda grads, x, y: prim.backward(np, _wide(grads), _wide(x)).astype(x.dtype,
+                                                                               copy=False)
+
+
 KERNELS = {
     "LayerNorm": _layer_norm,
     "LayerNormGrad": _layer_norm_grad,
     "L2Normalize": _l2_normalize,
     "L2NormalizeGrad": _l2_normalize_grad,
+    "LRN": _lrn,
+    "LRNGrad": _lrn_grad,
 }

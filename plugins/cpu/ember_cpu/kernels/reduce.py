@@ -48,6 +48,17 @@ def _histogram(prim):
     return kernel
 
 
+def _index_add(prim):
+    """Slices added into the variable along the axis, in place; repeated indices add up."""
+    axis = prim.axis
+
+    def kernel(variable, indices, y):
+        np.add.at(np.moveaxis(variable, axis, 0), indices, np.moveaxis(y, axis, 0))
+        return variable
+
+    return kernel
+
+
 KERNELS = {
     "ReduceProd": _reduce(_quiet(np.prod)),
     "ReduceAll": _reduce(np.all),
@@ -59,4 +70,5 @@ KERNELS = {
     "EqualCount": lambda p: lambda x, y: np.array([np.sum(x == y)], x.dtype),
     "SquareSumAll": lambda p: _square_sum_all,
     "HistogramFixedWidth": _histogram,
+    "IndexAdd": _index_add,
 }

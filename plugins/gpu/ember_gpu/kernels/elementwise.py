@@ -14,6 +14,8 @@ from ember_gpu.kernels.math import (
     _binary,
     _cast,
     _divide,
+    _nonzero,
+    _saturated,
     _scalar,
     _unary,
     raw,
@@ -38,9 +40,30 @@ def _div_no_nan(x: Any, y: Any) -> Any:
     """``x / y``, 0 where ``y`` is 0; integers divide as Div does."""
     if x.dtype.is_floating:
         return raw.DivNoNan(x=x, y=y)
-    zero = raw.Equal(x=y, y=_scalar(0, y))
-    quotient = _divide(x, raw.SelectV2(condition=zero, t=_scalar(1, y), e=y))
-    return raw.SelectV2(condition=zero, t=_scalar(0, x), e=quotient)
+    return _or_zero(_divide, x, y)
+
+
+def _or_zero(op: Kernel, x: Any, y: Any) -> Any:
+    """``op(x, y)`` of integers, 0 where ``y`` is 0 (as NumPy's x % 0)."""
+    by_zero, safe = _nonzero(y)
+    return raw.SelectV2(condition=by_zero, t=_scalar(0, x), e=op(x=x, y=safe))
+
+
+def _floor_div(x: Any, y: Any) -> Any:
+    """``floor(x / y)``; integers by zero as Div's."""
+    if x.dtype.is_floating:
+        return raw.FloorDiv(x=x, y=y)
+    return _saturated(raw.FloorDiv, x, y)
+
+
+def _remainder(op: Kernel) -> Factory:
+    """FloorMod or fmod; an integer remainder by zero is 0."""
+    def kernel(x: Any, y: Any) -> Any:
+        if x.dtype.is_floating:
+            return op(x=x, y=y)
+        return _or_zero(op, x, y)
+
+    return lambda prim: kernel
 
 
 def _inv(x: Any) -> Any:
@@ -136,14 +159,16 @@ KERNELS: dict[str, Factory] = {
     "Expm1": _unary(raw.Expm1),
     "Log1p": _unary(raw.Log1p),
     "Inv": lambda p: _inv,
+    "Eps": lambda p: lambda x: raw.Fill(dims=raw.Shape(input=x),
+                                        value=_scalar(p.value(x.dtype.as_numpy_dtype), x)),
     "Invert": _unary(raw.Invert),
     "IsNan": _unary(raw.IsNan),
     "IsInf": _unary(raw.IsInf),
     "IsFinite": lambda p: _is_finite,
-    "FloorDiv": _binary(raw.FloorDiv),
-    "FloorMod": _binary(raw.FloorMod),
-    "Mod": lambda p: _fmod,
-    "TruncateMod": lambda p: _fmod,
+    "FloorDiv": lambda p: _floor_div,
+    "FloorMod": _remainder(raw.FloorMod),
+    "Mod": _remainder(_fmod),
+    "TruncateMod": _remainder(_fmod),
     "TruncateDiv": lambda p: _truncate_div,
     "SquaredDifference": lambda p: lambda x, y: raw.Square(x=raw.Sub(x=x, y=y)),
     "Xdivy": _binary(raw.Xdivy),

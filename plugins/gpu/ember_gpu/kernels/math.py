@@ -63,14 +63,25 @@ def _divide(x: Any, y: Any) -> Any:
     is 0), as MindSpore's CPU kernels compute them."""
     if x.dtype.is_floating:
         return raw.RealDiv(x=x, y=y)
+    return _saturated(raw.TruncateDiv, x, y)
+
+
+def _nonzero(y: Any) -> tuple[Any, Any]:
+    """(where ``y`` is 0, ``y`` with those 0s replaced by 1): integer division by zero is an
+    error in TensorFlow's kernels."""
+    by_zero = raw.Equal(x=y, y=_scalar(0, y))
+    return by_zero, raw.SelectV2(condition=by_zero, t=_scalar(1, y), e=y)
+
+
+def _saturated(op: Kernel, x: Any, y: Any) -> Any:
+    """The integer quotient ``op(x, y)``, where x / 0 is the dtype's max or min (0 / 0 is 0)."""
+    by_zero, safe = _nonzero(y)
     zero = _scalar(0, x)
-    by_zero = raw.Equal(x=y, y=zero)
-    quotient = raw.TruncateDiv(x=x, y=raw.SelectV2(condition=by_zero, t=_scalar(1, x), e=y))
     info = np.iinfo(x.dtype.as_numpy_dtype)
     limit = raw.SelectV2(condition=raw.Greater(x=x, y=zero), t=_scalar(info.max, x),
                          e=raw.SelectV2(condition=raw.Less(x=x, y=zero),
                                         t=_scalar(info.min, x), e=zero))
-    return raw.SelectV2(condition=by_zero, t=limit, e=quotient)
+    return raw.SelectV2(condition=by_zero, t=limit, e=op(x=x, y=safe))
 
 
 def _power(x: Any, y: Any) -> Any:

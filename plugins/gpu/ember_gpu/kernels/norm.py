@@ -6,6 +6,7 @@ from __future__ import annotations
 from ember_gpu.device import import_tensorflow
 
 tf = import_tensorflow()
+tnp = tf.experimental.numpy
 
 
 def _wide(x):
@@ -70,9 +71,19 @@ def _l2_normalize_grad(prim):
     return kernel
 
 
+def _lrn(prim):
+    return lambda x: tf.cast(prim.forward(tnp, _wide(x)), x.dtype)
+
+
+def _lrn_grad(prim):
+    return lambda grads, x, y: tf.cast(prim.backward(tnp, _wide(grads), _wide(x)), x.dtype)
+
+
 KERNELS = {
     "LayerNorm": _layer_norm,
     "LayerNormGrad": _layer_norm_grad,
     "L2Normalize": _l2_normalize,
     "L2NormalizeGrad": _l2_normalize_grad,
+    "LRN": _lrn,
+    "LRNGrad": _lrn_grad,
 }

@@ -66,6 +66,25 @@ def _histogram(prim: Any) -> Kernel:
     return kernel
 
 
+def _index_add(prim: Any) -> Kernel:
+    """Slices added into the variable (a ``tf.Variable``) along the axis: a scatter-add on its
+    value with the axis moved first, assigned back."""
+    axis = prim.axis
+
+    def kernel(variable: Any, indices: Any, y: Any) -> Any:
+        rank = len(variable.shape)
+        first = axis % rank
+        perm = [first] + [i for i in range(rank) if i != first]
+        inverse = np.argsort(perm)
+        moved = tf.transpose(variable, perm)
+        added = raw.TensorScatterAdd(tensor=moved, indices=indices[:, None],
+                                     updates=tf.transpose(y, perm))
+        variable.assign(tf.transpose(added, inverse), read_value=False)
+        return variable
+
+    return kernel
+
+
 KERNELS: dict[str, Factory] = {
     "ReduceProd": _reduce(lambda x, axes, keep: raw.Prod(input=x, axis=axes, keep_dims=keep)),
     "ReduceAll": _reduce(lambda x, axes, keep: raw.All(input=x, axis=axes, keep_dims=keep)),
@@ -77,4 +96,5 @@ KERNELS: dict[str, Factory] = {
     "EqualCount": lambda p: _equal_count,
     "SquareSumAll": lambda p: _square_sum_all,
     "HistogramFixedWidth": _histogram,
+    "IndexAdd": _index_add,
 }
