@@ -208,3 +208,17 @@ def test_info_into_a_closed_pipe_ends_quietly() -> None:
     proc.stdout.close()
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0 and err == b"", err.decode()
+
+
+def test_info_ops_reports_coverage_of_mindspore16_cpu_primitives() -> None:
+    from ember.__main__ import mindspore16_coverage
+    from ember.ops import operations as P
+    from ember.ops._mindspore16 import CPU_PRIMITIVES
+
+    report = mindspore16_coverage().splitlines()
+    defined = [name for name in CPU_PRIMITIVES if hasattr(P, name)]
+    assert report[0].startswith(
+        f"MindSpore 1.6 CPU primitives: {len(defined)} of {len(CPU_PRIMITIVES)} defined")
+    assert len(defined) >= 0.95 * len(CPU_PRIMITIVES)
+    # Every one ember defines runs on the CPU backend: no kernel is missing there.
+    assert report[1] == f"  CPU: {len(defined)} of {len(CPU_PRIMITIVES)} run"

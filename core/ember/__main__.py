@@ -98,17 +98,23 @@ def _primitive_classes() -> dict[str, type]:
     return {cls.__name__: cls for cls in primitive_classes() if not issubclass(cls, _Static)}
 
 
-def ops_matrix() -> str:
-    """The primitive x backend table: ``yes``, ``MISSING``, or ``fallback`` (missing, and run
-    by fallback_device_target; never an in-place update), for every usable backend that lists
-    its kernels."""
-    fallback = ember.get_context("fallback_device_target")
-    supported: dict[str, frozenset[str] | None] = {}
+def _kernel_sets() -> dict[str, frozenset[str]]:
+    """The primitives each usable backend has kernels for (as its executor lists them)."""
+    supported = {}
     for status in _plugins.registry().statuses():
         if status.problem is None:
             executor = _plugins.registry().plugin_manager.hook.ember_eager_executor(
                 device_target=status.device_target, context=ember.context._current_values())
             supported[status.device_target] = frozenset(getattr(executor, "primitives", ()))
+    return supported
+
+
+def ops_matrix() -> str:
+    """The primitive x backend table: ``yes``, ``MISSING``, or ``fallback`` (missing, and run
+    by fallback_device_target; never an in-place update), for every usable backend that lists
+    its kernels."""
+    fallback = ember.get_context("fallback_device_target")
+    supported = _kernel_sets()
     classes = _primitive_classes()
     names = list(classes)
     width = max(map(len, names)) + 2
@@ -121,6 +127,24 @@ def ops_matrix() -> str:
                      and not classes[name].updates_parameters)
             cells.append("yes" if has else "fallback" if falls else "MISSING")
         lines.append(name.ljust(width) + "".join(f"{c:>10}" for c in cells))
+    return "\n".join(lines)
+
+
+def mindspore16_coverage() -> str:
+    """How many of MindSpore 1.6's CPU primitives ember defines, and each usable backend runs
+    (a kernel, or none needed: shapes and dtypes are folded), with the missing ones named."""
+    from ember.ops import operations as P
+    from ember.ops._mindspore16 import CPU_PRIMITIVES
+
+    defined = {name: getattr(P, name) for name in CPU_PRIMITIVES if hasattr(P, name)}
+    kernel_needed = _primitive_classes()  # not Shape (folded), nor Print (Python, by PyFunc)
+    lines = [f"MindSpore 1.6 CPU primitives: {len(defined)} of {len(CPU_PRIMITIVES)} defined; "
+             f"not defined: {', '.join(sorted(CPU_PRIMITIVES - set(defined))) or 'none'}"]
+    for target, kernels in _kernel_sets().items():
+        missing = sorted(name for name, cls in defined.items()
+                         if cls.__name__ in kernel_needed and cls.__name__ not in kernels)
+        lines.append(f"  {target}: {len(defined) - len(missing)} of {len(CPU_PRIMITIVES)} run"
+                     + (f"; no kernel: {', '.join(missing)}" if missing else ""))
     return "\n".join(lines)
 
 
@@ -140,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(info())
         if args.ops:
-            print("\nprimitives:\n" + ops_matrix())
+            print("\nprimitives:\n" + ops_matrix() + "\n\n" + mindspore16_coverage())
         sys.stdout.flush()
     except BrokenPipeError:  # `python -m ember info | head`: the reader left, not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -6,6 +6,7 @@ from ember.ops.operations.array_ops import *  # noqa: F403
 from ember.ops.operations.comm_ops import *  # noqa: F403
 from ember.ops.operations.conv_ops import *  # noqa: F403
 from ember.ops.operations.ctc_ops import *  # noqa: F403
+from ember.ops.operations.debug_ops import HookBackward, Print  # noqa: F401
 from ember.ops.operations.dynamic_ops import *  # noqa: F403
 from ember.ops.operations.elementwise_ops import *  # noqa: F403
 from ember.ops.operations.image_ops import *  # noqa: F403
@@ -25,3 +26,8 @@ from ember.ops.operations.scatter_ops import *  # noqa: F403
 from ember.ops.operations.sparse_ops import *  # noqa: F403
 from ember.ops.operations.spatial_ops import *  # noqa: F403
 from ember.ops.operations.topk_ops import *  # noqa: F403
+
+# MindSpore 1.x's deprecated names of primitives, kept by 1.6 beside the new ones.
+Pack = Stack  # noqa: F405
+Gelu = GeLU  # noqa: F405
+FastGelu = FastGeLU  # noqa: F405
