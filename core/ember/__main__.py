@@ -24,7 +24,8 @@ def info() -> str:
     ]
     statuses = _plugins.registry().statuses()
     for s in statuses:
-        state = "available" if s.problem is None else f"UNUSABLE: {s.problem}"
+        state = f"UNUSABLE: {s.problem}" if s.problem is not None else (
+            f"available ({s.note})" if s.note else "available")
         lines.append(f"  {s.device_target:<8} {s.distribution} {s.version}: {state}")
     if not statuses:
         lines.append('  none installed: pip install "ember-core[cpu]"')

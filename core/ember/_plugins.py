@@ -39,6 +39,7 @@ class BackendStatus:
     distribution: str
     version: str
     problem: str | None  # None: usable
+    note: str | None = None  # BackendSpec.describe(), for a usable backend
 
 
 def _api_compatible(declared: str) -> bool:
@@ -168,10 +169,11 @@ class Registry:
 
     def statuses(self) -> list[BackendStatus]:
         """Every installed backend, usable or not, for ``python -m ember info``."""
-        usable = [
-            BackendStatus(t, s.distribution, self.versions[t], self.unavailable_reason(t))
-            for t, s in self.specs.items()
-        ]
+        usable = []
+        for t, s in self.specs.items():
+            problem = self.unavailable_reason(t)
+            note = s.describe() if problem is None else None
+            usable.append(BackendStatus(t, s.distribution, self.versions[t], problem, note))
         return sorted([*usable, *self.problems.values()], key=lambda s: s.device_target)
 
 

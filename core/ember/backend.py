@@ -33,6 +33,8 @@ class BackendSpec:
     cannot (for example "no GPU is visible: nvidia-smi lists none"); it is called only when
     the backend is asked for, and may import what it needs to find out.
     ``priority`` orders backends when the user sets no ``device_target``: highest wins.
+    ``describe``, if given, returns a short note on where the backend runs (a library's
+    location, a test double in use) that ``python -m ember info`` shows beside "available".
     """
 
     device_target: str
@@ -40,6 +42,7 @@ class BackendSpec:
     distribution: str
     priority: int = 0
     check_available: Callable[[], str | None] = _always_available
+    describe: Callable[[], str | None] = _always_available
 
 
 def resolve_kernel(executor: Any, prim: Any) -> Callable[..., Any]:

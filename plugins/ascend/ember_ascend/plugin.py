@@ -1,0 +1,143 @@
+"""Entry point of the Ascend backend: declares it, creates its executors, applies the context.
+
+Importing this module loads no CANN library: the availability check and the hooks that create
+executors do, when device_target "Ascend" is first asked for.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from typing import Any
+
+from ember._options import CONTEXT
+from ember.backend import BackendSpec, hookimpl
+
+DEVICE_TARGET = "Ascend"
+DISTRIBUTION = "ember-ascend"
+#: The context keys fixed when the device starts (aclInit and aclrtSetDevice run once).
+FIXED_AT_START = ("device_id", "enable_dump", "save_dump_path")
+#: profiling_options keys: the aclprof data-type bits they switch on.
+PROFILING_SWITCHES = {"training_trace": "training_trace", "task_trace": "task_time",
+                      "aicpu": "aicpu"}
+PROFILING_KEYS = {"output", "result_path", *PROFILING_SWITCHES, "aic_metrics", "fp_point",
+                  "bp_point"}
+
+
+def check_available() -> str | None:
+    from ember_ascend.device import unavailable_reason
+
+    return unavailable_reason()
+
+
+def describe() -> str | None:
+    """Where the backend runs, for ``python -m ember info`` (says when a test double is in
+    place of CANN)."""
+    from ember_ascend import driver
+
+    loaded = driver.installed()
+    return None if loaded is None else loaded.describe()
+
+
+@hookimpl
+def ember_backends() -> list[BackendSpec]:
+    return [BackendSpec(DEVICE_TARGET, api_version="1.1", distribution=DISTRIBUTION,
+                        priority=20, check_available=check_available, describe=describe)]
+
+
+@hookimpl
+def ember_eager_executor(device_target: str, context: dict[str, Any]) -> Any:
+    if device_target != DEVICE_TARGET:
+        return None
+    return _executors(context)[int(context["pynative_synchronize"])]
+
+
+@hookimpl
+def ember_graph_executor(device_target: str, context: dict[str, Any]) -> Any:
+    if device_target != DEVICE_TARGET:
+        return None
+    return _executors(context)[2]
+
+
+_EXECUTORS: tuple[Any, Any, Any] | None = None
+
+
+def _executors(context: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """(eager, eager synchronized, graph) executors on the device, made once."""
+    global _EXECUTORS
+    if _EXECUTORS is None:
+        from ember_ascend import device
+        from ember_ascend.executor import AscendExecutor
+        from ember_ascend.graph import GraphExecutor
+
+        started = device.start(context)
+        _EXECUTORS = (AscendExecutor(started), AscendExecutor(started, synchronize=True),
+                      GraphExecutor(started))
+    return _EXECUTORS
+
+
+def profiling_request(options: str) -> dict[str, Any]:
+    """``profiling_options`` (JSON) checked: the aclprof mask, metrics and output directory."""
+    from ember_ascend.driver import PROF_BITS, PROF_METRICS
+
+    try:
+        parsed = json.loads(options) if options else {}
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"profiling_options must be a JSON object, but got {options!r}: "
+                         f"{exc}") from None
+    unknown = sorted(set(parsed) - PROFILING_KEYS)
+    if not isinstance(parsed, dict) or unknown:
+        raise ValueError(f"profiling_options: unknown keys {unknown}; the Ascend backend "
+                         f"accepts {sorted(PROFILING_KEYS)}")
+    mask = PROF_BITS["acl_api"]
+    for key, bit in PROFILING_SWITCHES.items():
+        if parsed.get(key, "off") not in ("on", "off"):
+            raise ValueError(f"profiling_options: {key} must be 'on' or 'off', "
+                             f"but got {parsed[key]!r}")
+        if parsed.get(key) == "on":
+            mask |= PROF_BITS[bit]
+    metrics = parsed.get("aic_metrics", "None")
+    if metrics not in PROF_METRICS:
+        raise ValueError(f"profiling_options: aic_metrics must be one of "
+                         f"{sorted(PROF_METRICS)}, but got {metrics!r}")
+    if metrics != "None":
+        mask |= PROF_BITS["aicore_metrics"]
+    return {"path": parsed.get("result_path") or parsed.get("output") or ".",
+            "metrics": PROF_METRICS[metrics], "mask": mask}
+
+
+@hookimpl
+def ember_context_changed(device_target: str, changes: dict[str, Any]) -> None:
+    """Check what can be checked without CANN; once the device runs, apply the rest (memory
+    limits, enable_reduce_precision, profiling) and refuse changes of what aclInit and
+    aclrtSetDevice fixed."""
+    if device_target != DEVICE_TARGET:
+        return
+    if "profiling_options" in changes:
+        profiling_request(changes["profiling_options"])
+    pool = CONTEXT["mempool_block_size"].default
+    if changes.get("mempool_block_size", pool) != pool:
+        warnings.warn(f"set_context(mempool_block_size={changes['mempool_block_size']!r}) has "
+                      "no effect on device_target 'Ascend': its pool allocates one block per "
+                      "array and caches it; max_device_memory bounds the pool",
+                      UserWarning, stacklevel=4)
+    if changes.get("auto_tune_mode", "NO_TUNE") != "NO_TUNE":
+        warnings.warn(f"set_context(auto_tune_mode={changes['auto_tune_mode']!r}) is stored, "
+                      "but tuning needs CANN's tuning tools (AOE), which ember does not run: "
+                      "aclnn operators use their built-in tiling", UserWarning, stacklevel=4)
+    if changes.get("enable_graph_kernel"):
+        warnings.warn("set_context(enable_graph_kernel=True) has no effect on device_target "
+                      "'Ascend': graphs replay one aclnn operator per node, without fusion",
+                      UserWarning, stacklevel=4)
+    from ember_ascend import device
+
+    started = device.current()
+    if started is None:
+        return
+    for key in FIXED_AT_START:
+        if key in changes and changes[key] != started.started_with[key]:
+            raise RuntimeError(
+                f"set_context({key}={changes[key]!r}): the Ascend backend started with {key}="
+                f"{started.started_with[key]!r}, which aclInit/aclrtSetDevice fixed for this "
+                "process; set it before the first Ascend operation, or start a new process")
+    started.apply(changes)
