@@ -304,7 +304,7 @@ class AscendDevice:
 
     def from_host(self, array: np.ndarray) -> DeviceArray:
         """Copy a host array to the device (through pinned memory; waits until it is there)."""
-        host = np.ascontiguousarray(array)
+        host = np.asarray(array, order="C")  # (keeps 0-d arrays 0-d)
         out = self.empty(host.shape, host.dtype)
         if host.nbytes:
             self._through_pinned(host.nbytes, lambda pinned: (

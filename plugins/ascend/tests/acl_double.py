@@ -13,9 +13,10 @@ one stream what another stream's queued work uses without an event between them,
 
 from __future__ import annotations
 
-import ctypes
+import contextlib
 import itertools
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -192,8 +193,12 @@ class AclDouble:
             self._drain(self.handles[other], seq)
         while s.queue and (upto is None or s.queue[0][0] <= upto):
             seq, run, _ = s.queue.pop(0)
-            run()
             s.done = seq
+            try:
+                run()
+            except DriverError:
+                s.queue.clear()  # a failed task discards the rest of its stream's work
+                raise
 
     def _drain_all(self) -> None:
         for s in list(self.streams.values()):
@@ -435,7 +440,7 @@ class AclDouble:
         outs = [values[i] for i in spec.outputs]
         ins = [_read(v, lambda t: np.zeros(t.shape, t.dtype))
                for i, v in enumerate(values) if i not in spec.outputs or i in spec.inplace]
-        with np.errstate(all="ignore"):
+        with _quiet():
             expected = spec.compute(*ins)
         for i, (out, want) in enumerate(zip(outs, expected)):
             if out is None or want is None:
@@ -451,7 +456,7 @@ class AclDouble:
             now = [_read(v, lambda t: self._array(t).copy())
                    for i, v in enumerate(values) if i not in spec.outputs or i in spec.inplace]
             try:
-                with np.errstate(all="ignore"):
+                with _quiet():
                     results = spec.compute(*now)
             except (ValueError, IndexError) as exc:
                 self._fail("aclrtSynchronizeStream", 507011,
@@ -522,14 +527,14 @@ class AclDouble:
                                       (int(np.prod(dims, dtype=np.int64)),), data)
             tensors.append(self._drop(call, handle, Tensor))
         ins, outs = tensors[:len(inputs)], tensors[len(inputs):]
-        with np.errstate(all="ignore"):
+        with _quiet():
             expected = ACLOP[op](*(np.zeros(t.shape, t.dtype) for t in ins), **attrs)
         _require(expected.shape == outs[0].shape and expected.dtype == outs[0].dtype, call,
                  161002, f"output {outs[0].dtype}{list(outs[0].shape)} for "
                          f"{expected.dtype}{list(expected.shape)}")
 
         def run() -> None:
-            with np.errstate(all="ignore"):
+            with _quiet():
                 self._array(outs[0])[...] = ACLOP[op](*(self._array(t).copy() for t in ins),
                                                       **attrs)
 
@@ -589,6 +594,14 @@ class AclDouble:
         self._drop("aclprofStop", config, dict)["running"] = False
 
 
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """NumPy's floating-point warnings off: the device computes inf and NaN silently."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        yield
+
+
 def _read(value: Any, read: Callable[[Tensor], np.ndarray]) -> Any:
     """An operator argument as the computation sees it: tensors (and lists) read."""
     if isinstance(value, Tensor):
@@ -635,11 +648,11 @@ def _inplace(fn: Callable[..., Any]) -> Op:
 
 
 def _reduce(fn: Callable[..., Any], with_dtype: bool) -> Op:
+    """Reductions over dims; sums and means of float16 accumulate in float32."""
     def compute(x: np.ndarray, dims: tuple, keep: bool, *rest: Any) -> tuple:
         dtype = rest[0] if with_dtype else x.dtype
-        acc = np.float32 if x.dtype == np.float16 else None
-        return (np.asarray(fn(x, axis=dims, keepdims=keep, dtype=acc) if acc else
-                           fn(x, axis=dims, keepdims=keep), dtype),)
+        wide = {"dtype": np.float32} if with_dtype and x.dtype == np.float16 else {}
+        return (np.asarray(fn(x, axis=dims, keepdims=keep, **wide), dtype),)
 
     return Op(compute, (4,) if with_dtype else (3,), workspace=1024)
 
@@ -712,12 +725,12 @@ def _max_pool_mask(x, k, s, p, d, ceil) -> tuple:
         raise ValueError("ceil mode and dilation are not in the double")
     win = _windows(x, k, s, p, (1, 1), -np.inf)
     n, c, ho, wo = win.shape[:4]
-    flat = win.reshape(n, c, ho, wo, -1)
-    first = flat.argmax(axis=-1)  # the first maximum of each window
+    flat = win.reshape(n, c, ho, wo, k[0] * k[1])
+    first = flat.argmax(axis=-1) if flat.size else np.zeros(flat.shape[:4], int)
     mask = np.zeros(_mask_shape(x, k, (ho, wo)), np.int8)
     taps = np.moveaxis(np.eye(k[0] * k[1], dtype=np.int8)[first], -1, 2)
     mask[:, :, :, :ho * wo] = taps.reshape(n, c, k[0] * k[1], ho * wo)
-    return flat.max(axis=-1).astype(x.dtype), mask
+    return flat.max(axis=-1, initial=-np.inf).astype(x.dtype), mask
 
 
 def _max_pool_mask_backward(dout, x, mask, k, s, p, d, ceil) -> tuple:
@@ -834,4 +847,3 @@ def _aclop_conv2d(x, w, *, strides, pads, dilations, groups, data_format) -> np.
 
 ACLOP: dict[str, Callable[..., np.ndarray]] = {"Conv2D": _aclop_conv2d}
 
-__all__ = ["AclDouble", "ContractViolation", "OPS", "ctypes"]
