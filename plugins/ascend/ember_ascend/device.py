@@ -443,14 +443,14 @@ def start(context: dict[str, Any]) -> AscendDevice:
     return _DEVICE
 
 
-_INITIALIZED: dict[str, Any] | None = None
+#: id(driver) -> the context values its aclInit fixed.
+_INITIALIZED: dict[int, dict[str, Any]] = {}
 
 
 def initialize(driver: Any) -> dict[str, Any]:
-    """aclInit, once per process (with a dump configuration when ``enable_dump`` is on):
-    returns the context values it fixed."""
-    global _INITIALIZED
-    if _INITIALIZED is None:
+    """aclInit, once per process and driver (with a dump configuration when ``enable_dump`` is
+    on): returns the context values it fixed."""
+    if id(driver) not in _INITIALIZED:
         from ember import context
 
         dump = {"enable_dump": context.get_context("enable_dump"),
@@ -464,8 +464,8 @@ def initialize(driver: Any) -> dict[str, Any]:
                                     "dump_list": []}}, f)
         driver.init(config)
         atexit.register(driver.finalize)
-        _INITIALIZED = dump
-    return dict(_INITIALIZED)
+        _INITIALIZED[id(driver)] = dump
+    return dict(_INITIALIZED[id(driver)])
 
 
 def unavailable_reason() -> str | None:

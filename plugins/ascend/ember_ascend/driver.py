@@ -40,7 +40,8 @@ HCCL_OPS = {"sum": 0, "prod": 1, "max": 2, "min": 3}
 HCCL_ROOT_INFO_BYTES = 4108
 PROF_BITS = {"acl_api": 0x1, "task_time": 0x2, "aicore_metrics": 0x4, "aicpu": 0x8,
              "training_trace": 0x40}
-PROF_METRICS = {"ArithmeticUtilization": 0, "PipeUtilization": 1, "Memory": 2, "None": 0xFF}
+PROF_METRICS = {"ArithmeticUtilization": 0, "PipeUtilization": 1, "Memory": 2, "MemoryL0": 3,
+                "ResourceConflictRatio": 4, "None": 0xFF}
 
 # ---- bindings: name -> (restype, argtypes) --------------------------------------------------
 RUNTIME: dict[str, tuple[Any, list[Any]]] = {
