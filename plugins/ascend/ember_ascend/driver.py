@@ -13,8 +13,21 @@ each one against the C prototypes recorded in ``tests/prototypes.h``.
 from __future__ import annotations
 
 import ctypes
-from ctypes import (POINTER, c_bool, c_char_p, c_float, c_int, c_int8, c_int32, c_int64,
-                    c_size_t, c_uint8, c_uint32, c_uint64, c_void_p)
+from ctypes import (
+    POINTER,
+    c_bool,
+    c_char_p,
+    c_float,
+    c_int,
+    c_int8,
+    c_int32,
+    c_int64,
+    c_size_t,
+    c_uint8,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
 from typing import Any
 
 import numpy as np

@@ -13,6 +13,7 @@ one stream what another stream's queued work uses without an event between them,
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import itertools
 import warnings
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
 from ember_ascend import driver as drv
 from ember_ascend.driver import DriverError
 
@@ -95,6 +97,7 @@ class AclDouble:
         self.streams: dict[int, Stream] = {}
         self.destroyed: set[int] = set()
         self.allocations: dict[int, Allocation] = {}
+        self.bases: list[int] = []  # sorted starts of the live allocations
         self.host_buffers: dict[int, np.ndarray] = {}
         self.next_handle = itertools.count(0x7000_0000)
         self.next_device = DEVICE_BASE
@@ -255,7 +258,7 @@ class AclDouble:
         padded = -(-size // 32) * 32
         base = self.next_device
         self.next_device += -(-padded // 512) * 512 + 512
-        self.allocations[base] = Allocation(base, np.zeros(padded, np.uint8), "device")
+        self._add(Allocation(base, np.zeros(padded, np.uint8), "device"))
         return base
 
     def free(self, pointer: int) -> None:
@@ -268,7 +271,7 @@ class AclDouble:
             if any(pointer in used for _, _, used in s.queue):
                 raise ContractViolation(f"aclrtFree({pointer:#x}) while work queued on stream "
                                         f"{handle:#x} still uses it")
-        del self.allocations[pointer]
+        self._remove(pointer)
 
     def malloc_host(self, size: int) -> int:
         self._ready("aclrtMallocHost")
@@ -276,7 +279,7 @@ class AclDouble:
         buffer = np.zeros(max(size, 1), np.uint8)
         address = buffer.ctypes.data
         self.host_buffers[address] = buffer
-        self.allocations[address] = Allocation(address, buffer, "host")
+        self._add(Allocation(address, buffer, "host"))
         return address
 
     def free_host(self, pointer: int) -> None:
@@ -287,22 +290,38 @@ class AclDouble:
             if any(pointer in used for _, _, used in s.queue):
                 raise ContractViolation(f"aclrtFreeHost({pointer:#x}) while work queued on "
                                         f"stream {handle:#x} still uses it")
-        del self.allocations[pointer], self.host_buffers[pointer]
+        self._remove(pointer)
+        del self.host_buffers[pointer]
+
+    def _add(self, alloc: Allocation) -> None:
+        self.allocations[alloc.base] = alloc
+        bisect.insort(self.bases, alloc.base)
+
+    def _remove(self, base: int) -> None:
+        del self.allocations[base]
+        self.bases.remove(base)
+
+    def _find(self, pointer: int) -> Allocation | None:
+        """The live allocation that holds ``pointer`` (or starts at it)."""
+        i = bisect.bisect_right(self.bases, pointer) - 1
+        if i < 0:
+            return None
+        alloc = self.allocations[self.bases[i]]
+        return alloc if pointer < alloc.base + max(len(alloc.data), 1) else None
 
     def _region(self, call: str, pointer: int, nbytes: int, side: str) -> tuple[Allocation, int]:
         """The allocation holding [pointer, pointer + nbytes) on ``side``, and the offset."""
         _int(call, "pointer", pointer)
-        for base, alloc in self.allocations.items():
-            if base <= pointer < base + len(alloc.data) or (pointer == base and nbytes == 0):
-                if alloc.side != side:
-                    self._fail(call, 107000, f"{pointer:#x} is {alloc.side} memory, but the "
-                                             f"call needs {side} memory")
-                if pointer + nbytes > base + len(alloc.data):
-                    self._fail(call, 107000, f"[{pointer:#x}, +{nbytes}) runs past the end of "
-                                             f"its allocation of {len(alloc.data)} bytes")
-                return alloc, pointer - base
-        self._fail(call, 107000, f"{pointer:#x} is in no live {side} allocation")
-        raise AssertionError  # unreachable
+        alloc = self._find(pointer)
+        if alloc is None:
+            self._fail(call, 107000, f"{pointer:#x} is in no live {side} allocation")
+        if alloc.side != side:
+            self._fail(call, 107000, f"{pointer:#x} is {alloc.side} memory, but the call needs "
+                                     f"{side} memory")
+        if pointer + nbytes > alloc.base + len(alloc.data):
+            self._fail(call, 107000, f"[{pointer:#x}, +{nbytes}) runs past the end of its "
+                                     f"allocation of {len(alloc.data)} bytes")
+        return alloc, pointer - alloc.base
 
     def _copy_checks(self, call: str, dst: int, dmax: int, src: int, count: int,
                      kind: int) -> Callable[[], None]:
@@ -351,8 +370,7 @@ class AclDouble:
         self._enqueue("aclrtMemsetAsync", stream, run, [alloc.base])
 
     def _base(self, pointer: int) -> int:
-        return next(b for b, a in self.allocations.items() if b <= pointer < b + len(a.data)
-                    or b == pointer)
+        return self._find(pointer).base
 
     def mem_info(self) -> tuple[int, int]:
         self._ready("aclrtGetMemInfo")

@@ -7,6 +7,7 @@ import os
 
 import pytest
 from acl_double import AclDouble
+
 from ember_ascend import driver
 
 REAL = os.environ.get("EMBER_ASCEND_REAL") == "1"

@@ -5,6 +5,7 @@ first-generation 910 paths, and the context keys it applies."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -290,8 +291,8 @@ def test_max_device_memory_bounds_the_pool_with_a_clear_error() -> None:
 
 def test_profiling_starts_and_stops_aclprof(double: AclDouble, tmp_path: Path) -> None:
     ops.add(Tensor(1.0), Tensor(2.0))
-    options = ('{"output": "%s", "training_trace": "on", "task_trace": "on", '
-               '"aic_metrics": "Memory"}' % tmp_path)
+    options = json.dumps({"output": str(tmp_path), "training_trace": "on", "task_trace": "on",
+                          "aic_metrics": "Memory"})
     context.set_context(enable_profiling=True, profiling_options=options)
     config = double.profiles[-1]
     assert config["running"] and config["path"] == str(tmp_path)

@@ -8,6 +8,7 @@ import ctypes
 import numpy as np
 import pytest
 from acl_double import AclDouble, ContractViolation
+
 from ember_ascend import driver as drv
 from ember_ascend.driver import DriverError
 
@@ -176,7 +177,7 @@ def test_the_soc_table_refuses_what_the_first_generation_910_lacks() -> None:
     d.aclnn_prepare("Matmul", a, a, a, drv.CUBE_ALLOW_FP32_DOWN)
 
 
-# -- asynchrony -------------------------------------------------------------------------------------
+# -- asynchrony ---------------------------------------------------------------------------------
 def test_results_land_only_when_the_stream_is_synchronized() -> None:
     d, s = started()
     ones = np.ones(4, np.float32)

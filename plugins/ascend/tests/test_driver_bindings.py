@@ -4,13 +4,27 @@ from __future__ import annotations
 
 import ctypes
 import re
-from ctypes import (POINTER, c_bool, c_char_p, c_float, c_int, c_int8, c_int32, c_int64,
-                    c_size_t, c_uint8, c_uint32, c_uint64, c_void_p)
+from ctypes import (
+    POINTER,
+    c_bool,
+    c_char_p,
+    c_float,
+    c_int,
+    c_int8,
+    c_int32,
+    c_int64,
+    c_size_t,
+    c_uint8,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from acl_double import OPS
+
 from ember_ascend import driver
 
 HEADER = Path(__file__).with_name("prototypes.h")

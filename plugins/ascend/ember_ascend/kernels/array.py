@@ -7,8 +7,14 @@ from typing import Any
 
 import numpy as np
 
-from ember_ascend.device import (AscendDevice, DeviceArray, IntArray, TensorList, View,
-                                 contiguous_strides)
+from ember_ascend.device import (
+    AscendDevice,
+    DeviceArray,
+    IntArray,
+    TensorList,
+    View,
+    contiguous_strides,
+)
 
 
 def _copy_as(shape_of: Any) -> Any:

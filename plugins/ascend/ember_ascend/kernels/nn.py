@@ -11,8 +11,15 @@ from typing import Any
 
 import numpy as np
 
-from ember_ascend.device import (AscendDevice, BoolArray, DeviceArray, IntArray, Scalar,
-                                 first_generation, view)
+from ember_ascend.device import (
+    AscendDevice,
+    BoolArray,
+    DeviceArray,
+    IntArray,
+    Scalar,
+    first_generation,
+    view,
+)
 from ember_ascend.driver import FORMAT_NCHW
 
 
