@@ -7,6 +7,7 @@ fresh interpreter so discovery starts from scratch.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -80,10 +81,15 @@ def test_cpu_backend_is_found_and_is_the_default(site: Path) -> None:
 
 
 def test_not_installed_says_which_distribution_to_install(site: Path) -> None:
-    result = run_ember(site, PROBE % (["Ascend"],))  # no ember-ascend exists yet
-    kind, message = result["Ascend"]
+    missing = [(target, extra) for target, extra in (("Ascend", "ascend"), ("GPU", "gpu"))
+               if importlib.util.find_spec(f"ember_{extra}") is None]
+    if not missing:
+        pytest.skip("every standard backend is installed here")
+    target, extra = missing[0]
+    result = run_ember(site, PROBE % ([target],))
+    kind, message = result[target]
     assert kind == "BackendError"
-    assert "ember-ascend" in message and 'pip install "ember-core[ascend]"' in message
+    assert f"ember-{extra}" in message and f'pip install "ember-core[{extra}]"' in message
 
 
 def test_unknown_target_lists_the_valid_ones(site: Path) -> None:
@@ -173,3 +179,18 @@ def test_info_lists_backends_with_status(site: Path) -> None:
     assert "ember-broken 0.3.0: UNUSABLE" in out and "libfoo.so not found" in out
     assert "device_target = CPU" in out
     assert "mode = 0" in out
+
+
+def test_info_shows_where_an_available_backend_runs(site: Path) -> None:
+    install(site, "ember-noted", "Noted", """
+        from ember.backend import BackendSpec, hookimpl
+
+        @hookimpl
+        def ember_backends():
+            return [BackendSpec("Noted", api_version="1.0", distribution="ember-noted",
+                                priority=-1, describe=lambda: "a simulator, no hardware")]
+        """)
+    proc = subprocess.run([sys.executable, "-m", "ember", "info"], capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(site)}, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "ember-noted 0.3.0: available (a simulator, no hardware)" in proc.stdout

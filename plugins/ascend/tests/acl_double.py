@@ -104,6 +104,7 @@ class AclDouble:
         self.seq = itertools.count(1)
         self.message = ""
         self.launches: list[str] = []  # operators launched, in order (for tests)
+        self.prepared = 0  # aclnn executors made
         self.profiles: list[dict[str, Any]] = []
 
     def describe(self) -> str:
@@ -448,6 +449,7 @@ class AclDouble:
                  f"{len(args)} arguments for {len(kinds)} parameters")
         values = [self._argument(call, k, a) for k, a in zip(kinds, args)]
         spec = OPS[op]
+        self.prepared += 1
         if "i8" in kinds:
             cube = values[kinds.index("i8")]
             _require(cube in (0, 1, 2, 3), call, 161002, f"bad cubeMathType {cube}")

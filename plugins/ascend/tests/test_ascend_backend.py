@@ -30,7 +30,6 @@ ROOT = Path(__file__).resolve().parents[3]
 KEYS = ("device_target", "mode", "pynative_synchronize", "enable_graph_kernel",
         "mempool_block_size", "auto_tune_mode", "max_device_memory", "enable_profiling",
         "profiling_options")
-pytestmark = pytest.mark.usefixtures("double")
 
 
 @pytest.fixture(autouse=True)
@@ -88,7 +87,7 @@ def test_with_cann_but_no_device_it_says_so(monkeypatch: pytest.MonkeyPatch) -> 
     assert "npu-smi info" in reason
 
 
-def test_ember_info_says_the_double_is_in_use() -> None:
+def test_ember_info_says_the_double_is_in_use(double: AclDouble) -> None:
     from ember.__main__ import info
 
     line = next(x for x in info().splitlines() if x.strip().startswith("Ascend"))
@@ -172,13 +171,13 @@ def test_a_graph_replays_its_recorded_operators(double: AclDouble) -> None:
         return net(x)
 
     x = np.arange(8, dtype=np.float32).reshape(2, 4)
+    start = len(double.launches)
     first = forward(Tensor(x)).asnumpy()
-    recorded = list(double.launches)
-    prepared = len(double.destroyed)  # every PyNative launch destroys its executor
+    recorded = double.launches[start:]
+    prepared = double.prepared
     second = forward(Tensor(2 * x)).asnumpy()
-    replayed = double.launches[len(recorded):]
-    assert replayed and replayed == [op for op in recorded[-len(replayed):]]
-    assert len(double.destroyed) - prepared < 5  # nothing prepared again, only input copies
+    assert recorded and double.launches[start + len(recorded):] == recorded  # replayed
+    assert double.prepared == prepared  # with the executors prepared once
     context.set_context(mode=context.PYNATIVE_MODE)
     np.testing.assert_allclose(first, net(Tensor(x)).asnumpy(), rtol=1e-6)
     np.testing.assert_allclose(second, net(Tensor(2 * x)).asnumpy(), rtol=1e-6)
@@ -213,7 +212,8 @@ def test_lenet_example_trains_on_the_ascend_backend_as_on_the_cpu(tmp_path: Path
 
 
 # -- errors -------------------------------------------------------------------------------------
-def test_with_pynative_synchronize_an_error_names_the_primitive_line_and_acl_code() -> None:
+def test_with_pynative_synchronize_an_error_names_the_primitive_line_and_acl_code(
+        double: AclDouble) -> None:
     context.set_context(pynative_synchronize=True)
     logits = Tensor(np.zeros((2, 3), np.float32))
     line = sys._getframe().f_lineno + 2
@@ -225,7 +225,7 @@ def test_with_pynative_synchronize_an_error_names_the_primitive_line_and_acl_cod
 
 
 def test_an_error_at_preparation_carries_the_acl_code_and_message(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        double: AclDouble, monkeypatch: pytest.MonkeyPatch) -> None:
     started = ascend_device.current()
     monkeypatch.setattr(started, "cube", 9)  # no such cubeMathType
     x = Tensor(np.ones((2, 2), np.float32))
