@@ -130,7 +130,7 @@ PROFILER: dict[str, tuple[Any, list[Any]]] = {
 
 #: aclnn operators: the arguments of ``aclnn<Op>GetWorkspaceSize`` before (workspaceSize,
 #: executor). Kinds: T tensor (NULL allowed where optional), S scalar, IA int array, BA bool
-#: array, TL tensor list, i64/i32/i8 integers, b bool, dt aclDataType.
+#: array, TL tensor list, i64/i32/i8 integers, b bool, dt aclDataType, str a C string (bytes).
 ACLNN: dict[str, tuple[str, ...]] = {
     "Add": ("T", "T", "S", "T"),
     "Sub": ("T", "T", "S", "T"),
@@ -165,6 +165,10 @@ ACLNN: dict[str, tuple[str, ...]] = {
     "LogicalNot": ("T", "T"),
     "Relu": ("T", "T"),
     "ThresholdBackward": ("T", "T", "S", "T"),
+    "Hardtanh": ("T", "S", "S", "T"),
+    "HardtanhBackward": ("T", "T", "S", "S", "T"),
+    "GeluV2": ("T", "i64", "T"),
+    "GeluBackwardV2": ("T", "T", "str", "T"),
     "SigmoidBackward": ("T", "T", "T"),
     "TanhBackward": ("T", "T", "T"),
     "Softmax": ("T", "i64", "T"),
@@ -189,13 +193,18 @@ ACLNN: dict[str, tuple[str, ...]] = {
     "Convolution": ("T", "T", "T", "IA", "IA", "IA", "b", "IA", "i64", "T", "i8"),
     "ConvolutionBackward": ("T", "T", "T", "IA", "IA", "IA", "IA", "b", "IA", "i32", "BA", "i8",
                             "T", "T", "T"),
+    "AvgPool2d": ("T", "IA", "IA", "IA", "b", "b", "i64", "i8", "T"),
+    "AvgPool2dBackward": ("T", "T", "IA", "IA", "IA", "b", "b", "i64", "i8", "T"),
+    "GatherV2": ("T", "i64", "T", "T"),
+    "GatherNd": ("T", "T", "b", "T"),
+    "IndexPutImpl": ("T", "TL", "T", "b", "b"),
     "MaxPool2dWithMask": ("T", "IA", "IA", "IA", "IA", "b", "T", "T"),
     "MaxPool2dWithMaskBackward": ("T", "T", "T", "IA", "IA", "IA", "IA", "b", "T"),
     "SoftmaxCrossEntropyWithLogits": ("T", "T", "T", "T"),
     "NLLLoss": ("T", "T", "T", "i64", "i64", "T", "T"),
 }
 KIND_CTYPES = {"T": P, "S": P, "IA": P, "BA": P, "TL": P, "i64": c_int64, "i32": c_int,
-               "i8": c_int8, "b": c_bool, "dt": c_int}
+               "i8": c_int8, "b": c_bool, "dt": c_int, "str": c_char_p}
 HANDLE_KINDS = ("T", "S", "IA", "BA", "TL")
 
 

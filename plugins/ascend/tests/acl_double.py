@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import itertools
+import math
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -498,6 +499,10 @@ class AclDouble:
             return self._get(call, value, tuple, 161001)
         if kind in ("BA", "TL"):
             return self._get(call, value, list, 161001)
+        if kind == "str":
+            if not isinstance(value, bytes):
+                raise TypeError(f"{call}: a C string (bytes), got {value!r}")
+            return value.decode()
         if kind == "b":
             if type(value) is not bool:
                 raise TypeError(f"{call}: a bool argument, got {value!r}")
@@ -763,6 +768,63 @@ def _max_pool_mask_backward(dout, x, mask, k, s, p, d, ceil) -> tuple:
     return (padded[:, :, p[0]:p[0] + x.shape[2], p[1]:p[1] + x.shape[3]].astype(dout.dtype),)
 
 
+_GELU_C, _GELU_A = np.sqrt(2 / np.pi), 0.044715
+
+
+def _gelu(x: np.ndarray, approximate: int) -> np.ndarray:
+    """x * Phi(x); approximate 1: Phi by tanh, 0: by erf (aclnnGeluV2's modes)."""
+    if approximate not in (0, 1):
+        raise ValueError(f"approximate must be 0 or 1, got {approximate}")
+    w = x.astype(np.float64)
+    if approximate:
+        return 0.5 * w * (1 + np.tanh(_GELU_C * (w + _GELU_A * w ** 3)))
+    return 0.5 * w * (1 + np.vectorize(math.erf, otypes=[float])(w / np.sqrt(2)))
+
+
+def _gelu_backward(g: np.ndarray, x: np.ndarray, approximate: str) -> np.ndarray:
+    if approximate != "tanh":
+        raise ValueError(f"the double models approximate='tanh' only, got {approximate!r}")
+    w = x.astype(np.float64)
+    t = np.tanh(_GELU_C * (w + _GELU_A * w ** 3))
+    return g * (0.5 * (1 + t) + 0.5 * w * (1 - t * t) * _GELU_C * (1 + 3 * _GELU_A * w * w))
+
+
+def _avg_pool(x, k, s, p, ceil, include_pad, divisor, cube) -> tuple:
+    if ceil or include_pad or divisor:
+        raise ValueError("the double models ceilMode, countIncludePad and divisorOverride off")
+    sums = _windows(x.astype(np.float64), k, s, p, (1, 1), 0).sum(axis=(-1, -2))
+    counts = _windows(np.ones((1, 1, *x.shape[2:])), k, s, p, (1, 1), 0).sum(axis=(-1, -2))
+    return ((sums / counts).astype(x.dtype),)
+
+
+def _avg_pool_backward(dout, x, k, s, p, ceil, include_pad, divisor, cube) -> tuple:
+    counts = _windows(np.ones((1, 1, *x.shape[2:])), k, s, p, (1, 1), 0).sum(axis=(-1, -2))
+    share = dout.astype(np.float64) / counts
+    n, c, ho, wo = dout.shape
+    padded = np.zeros((n, c, x.shape[2] + 2 * p[0], x.shape[3] + 2 * p[1]))
+    for i in range(k[0]):
+        for j in range(k[1]):
+            padded[:, :, i:i + ho * s[0]:s[0], j:j + wo * s[1]:s[1]] += share
+    return (padded[:, :, p[0]:p[0] + x.shape[2], p[1]:p[1] + x.shape[3]].astype(dout.dtype),)
+
+
+def _nd_index(index: np.ndarray, negative: bool) -> tuple:
+    if not negative and index.size and index.min() < 0:
+        raise IndexError("a negative index with negativeIndexSupport false")
+    return tuple(np.moveaxis(index, -1, 0))
+
+
+def _index_put(x: np.ndarray, indices: list, values: np.ndarray, accumulate: bool,
+               unsafe: bool) -> tuple:
+    out = x.copy()
+    where = tuple(i.astype(np.int64) for i in indices)
+    if accumulate:
+        np.add.at(out, where, values)
+    else:
+        out[where] = values
+    return (out,)
+
+
 def _log_softmax(x: np.ndarray, dim: int) -> np.ndarray:
     shifted = x - x.max(axis=dim, keepdims=True, initial=-np.inf)
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
@@ -824,6 +886,16 @@ OPS: dict[str, Op] = {
     "Sigmoid": _elementwise(lambda x: 1 / (1 + np.exp(-x)), 1),
     "Relu": _elementwise(lambda x: np.maximum(x, 0), 1),
     "ThresholdBackward": _elementwise(lambda g, x, t: np.where(x > t, g, 0), 3),
+    "Hardtanh": _elementwise(lambda x, low, high: np.clip(x, low, high), 3),
+    "HardtanhBackward": _elementwise(lambda g, x, low, high: np.where((x < low) | (x > high),
+                                                                     0, g), 4),
+    "GeluV2": _elementwise(_gelu, 2),
+    "GeluBackwardV2": _elementwise(_gelu_backward, 3),
+    "AvgPool2d": Op(_avg_pool, (8,)),
+    "AvgPool2dBackward": Op(_avg_pool_backward, (9,)),
+    "GatherV2": Op(lambda x, dim, index: (np.take(x, index, axis=dim),), (3,)),
+    "GatherNd": Op(lambda x, index, negative: (x[_nd_index(index, negative)],), (3,)),
+    "IndexPutImpl": Op(_index_put, (0,), (0,)),
     "SigmoidBackward": _elementwise(lambda g, y: g * y * (1 - y), 2),
     "TanhBackward": _elementwise(lambda g, y: g * (1 - y * y), 2),
     "Softmax": _elementwise(lambda x, d: np.exp(_log_softmax(x, d)), 2),

@@ -1,5 +1,5 @@
-"""Shapes and layouts: copies on the stream, aclnnPermute/Expand/Repeat/Cat/Stack/OneHot, and
-slices as strided views copied by aclnnInplaceCopy."""
+"""Shapes and layouts: copies on the stream, aclnnPermute/Expand/Repeat/Cat/Stack/OneHot,
+gathers, and slices as strided views copied by aclnnInplaceCopy."""
 
 from __future__ import annotations
 
@@ -137,6 +137,42 @@ def _split(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _gather(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray, indices: DeviceArray, axis: int) -> DeviceArray:
+        dim = axis % x.ndim
+        out = dev.empty((*x.shape[:dim], *indices.shape, *x.shape[dim + 1:]), x.dtype)
+        dev.aclnn("GatherV2", x, dim, indices, out)
+        return out
+
+    return kernel
+
+
+def _gather_nd(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray, indices: DeviceArray) -> DeviceArray:
+        out = dev.empty((*indices.shape[:-1], *x.shape[indices.shape[-1]:]), x.dtype)
+        dev.aclnn("GatherNd", x, indices, True, out)  # negative indices count from the end
+        return out
+
+    return kernel
+
+
+def _tensor_scatter_add(prim: Any, dev: AscendDevice) -> Any:
+    """x with updates added at indices[..., K] (repeats summed): aclnnIndexPutImpl with
+    accumulate, its index list being the K columns of ``indices`` as strided views."""
+    def kernel(x: DeviceArray, indices: DeviceArray, updates: DeviceArray) -> DeviceArray:
+        out = dev.empty(x.shape, x.dtype)
+        dev.copy(out, x)
+        depth = indices.shape[-1]
+        if indices.size and updates.size:
+            shape = indices.shape[:-1]
+            strides = tuple(s * depth for s in contiguous_strides(shape))
+            columns = tuple(View(indices, shape, strides, k) for k in range(depth))
+            dev.aclnn("IndexPutImpl", out, TensorList(columns), updates, True, False)
+        return out
+
+    return kernel
+
+
 def _one_hot(prim: Any, dev: AscendDevice) -> Any:
     axis = prim.axis
 
@@ -162,5 +198,8 @@ KERNELS = {
     "Stack": _join("Stack", stacked=True),
     "Slice": _slice,
     "Split": _split,
+    "Gather": _gather,
+    "GatherNd": _gather_nd,
+    "TensorScatterAdd": _tensor_scatter_add,
     "OneHot": _one_hot,
 }

@@ -58,6 +58,43 @@ def _relu_grad(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _relu6(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray) -> DeviceArray:
+        out = dev.empty(x.shape, x.dtype)
+        dev.aclnn("Hardtanh", x, Scalar(0, x.dtype), Scalar(6, x.dtype), out)
+        return out
+
+    return kernel
+
+
+def _relu6_grad(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(dy: DeviceArray, x: DeviceArray) -> DeviceArray:
+        out = dev.empty(dy.shape, dy.dtype)
+        dev.aclnn("HardtanhBackward", dy, x, Scalar(0, x.dtype), Scalar(6, x.dtype), out)
+        return out
+
+    return kernel
+
+
+def _gelu(prim: Any, dev: AscendDevice) -> Any:
+    """MindSpore's GeLU is the tanh approximation: aclnnGeluV2 with approximate=1 (tanh)."""
+    def kernel(x: DeviceArray) -> DeviceArray:
+        out = dev.empty(x.shape, x.dtype)
+        dev.aclnn("GeluV2", x, 1, out)
+        return out
+
+    return kernel
+
+
+def _gelu_grad(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(dy: DeviceArray, x: DeviceArray, y: DeviceArray) -> DeviceArray:
+        out = dev.empty(dy.shape, dy.dtype)
+        dev.aclnn("GeluBackwardV2", dy, x, b"tanh", out)
+        return out
+
+    return kernel
+
+
 def _axis(prim: Any) -> int:
     axis = prim.axis
     if isinstance(axis, tuple | list):
@@ -220,6 +257,33 @@ def _max_pool_with_mask(prim: Any, dev: AscendDevice,
     return out, mask, window
 
 
+def _avg_window(prim: Any, hw: tuple[int, int]) -> tuple[tuple[int, int], tuple[Any, ...]]:
+    """Output size and the arguments of aclnnAvgPool2d(+Backward) after the input: windows
+    average over the image's elements only (padding not counted), as MindSpore's AvgPool."""
+    out_hw, window = _pool_arguments(prim, hw)
+    return out_hw, (*window[:3], False, False, 0)
+
+
+def _avg_pool(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray) -> DeviceArray:
+        out_hw, window = _avg_window(prim, x.shape[2:])
+        out = dev.empty((*x.shape[:2], *out_hw), x.dtype)
+        dev.aclnn("AvgPool2d", _nchw(x), *window, dev.cube, _nchw(out))
+        return out
+
+    return kernel
+
+
+def _avg_pool_grad(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray, y: DeviceArray, dout: DeviceArray) -> DeviceArray:
+        _, window = _avg_window(prim, x.shape[2:])
+        grad = dev.empty(x.shape, dout.dtype)
+        dev.aclnn("AvgPool2dBackward", _nchw(dout), _nchw(x), *window, dev.cube, _nchw(grad))
+        return grad
+
+    return kernel
+
+
 def _max_pool(prim: Any, dev: AscendDevice) -> Any:
     return lambda x: _max_pool_with_mask(prim, dev, x)[0]
 
@@ -238,6 +302,10 @@ def _max_pool_grad(prim: Any, dev: AscendDevice) -> Any:
 KERNELS = {
     "ReLU": _unary("Relu"),
     "ReluGrad": _relu_grad,
+    "ReLU6": _relu6,
+    "ReLU6Grad": _relu6_grad,
+    "GeLU": _gelu,
+    "GeLUGrad": _gelu_grad,
     "Sigmoid": _unary("Sigmoid"),
     "SigmoidGrad": _backward("SigmoidBackward", output_first=True),
     "Tanh": _unary("Tanh"),
@@ -250,6 +318,8 @@ KERNELS = {
     "Conv2D": _conv2d,
     "Conv2DBackpropInput": _conv2d_backprop_input,
     "Conv2DBackpropFilter": _conv2d_backprop_filter,
+    "AvgPool": _avg_pool,
+    "AvgPoolGrad": _avg_pool_grad,
     "MaxPool": _max_pool,
     "MaxPoolGrad": _max_pool_grad,
 }
