@@ -90,6 +90,38 @@ def test_missing_kernel_errors_by_default_and_falls_back_when_asked(tmp_path: Pa
     assert "primitives run by fallback_device_target this run: Mul x2" in proc.stderr
 
 
+IN_PLACE = """
+import json
+import numpy as np
+from ember import Parameter, Tensor, context, ops
+
+context.set_context(mode=context.PYNATIVE_MODE, device_target="Partial",
+                    fallback_device_target="CPU")
+p = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="p")
+try:
+    ops.assign_add(p, Tensor(np.array([2.0, 2.0], np.float32)))
+    result = ["no error"]
+except Exception as exc:
+    result = [type(exc).__name__, str(exc)]
+print(json.dumps(result + [p.asnumpy().tolist()]))
+"""
+
+
+def test_an_in_place_update_is_never_run_by_fallback(tmp_path: Path) -> None:
+    """Its result would stay on the fallback backend and the Parameter would not change."""
+    install(tmp_path, "ember-partial", "Partial", PARTIAL)
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(IN_PLACE)],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    kind, message, values = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert kind == "MissingKernelError", message
+    assert ("the Partial (ember-partial) backend has no kernel for primitive AssignAdd; it "
+            "updates Parameters in place, so fallback_device_target 'CPU' cannot run it") \
+        in message
+    assert values == [1.0, 2.0]
+
+
 def test_ops_matrix_shows_kernels_gaps_and_fallbacks(tmp_path: Path) -> None:
     install(tmp_path, "ember-partial", "Partial", PARTIAL)
     code = textwrap.dedent("""

@@ -178,19 +178,39 @@ def test_info_lists_backends_with_status(site: Path) -> None:
     assert "CPU" in out and "ember-cpu" in out and "available" in out
     assert "ember-broken 0.3.0: UNUSABLE" in out and "libfoo.so not found" in out
     assert "device_target = CPU" in out
-    assert "mode = 0" in out
+    assert "mode = GRAPH_MODE" in out
+    assert "runs on: the host CPU, with NumPy" in out and "numpy " in out and "blas " in out
 
 
-def test_info_shows_where_an_available_backend_runs(site: Path) -> None:
-    install(site, "ember-noted", "Noted", """
+def test_info_json_reports_backends_details_and_context(site: Path) -> None:
+    install(site, "ember-odd", "Odd", """
         from ember.backend import BackendSpec, hookimpl
+
+        def details():
+            raise OSError("no driver")
 
         @hookimpl
         def ember_backends():
-            return [BackendSpec("Noted", api_version="1.0", distribution="ember-noted",
-                                priority=-1, describe=lambda: "a simulator, no hardware")]
-        """)
-    proc = subprocess.run([sys.executable, "-m", "ember", "info"], capture_output=True,
-                          text=True, env={**os.environ, "PYTHONPATH": str(site)}, timeout=60)
+            return [BackendSpec("Odd", api_version="1.0", distribution="ember-odd",
+                                details=details)]
+    """)
+    proc = subprocess.run([sys.executable, "-m", "ember", "info", "--json"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(site)})
     assert proc.returncode == 0, proc.stderr
-    assert "ember-noted 0.3.0: available (a simulator, no hardware)" in proc.stdout
+    data = json.loads(proc.stdout)
+    backends = {b["device_target"]: b for b in data["backends"]}
+    assert backends["CPU"]["available"] and backends["CPU"]["details"]["runs on"]
+    assert backends["Odd"]["details"] == {
+        "details": "unknown: its details hook raised OSError: no driver"}
+    assert data["context"]["mode"] == "GRAPH_MODE" and data["ember_core"] == "0.1.0"
+    assert set(data["versions"]) >= {"numpy", "blas", "pluggy", "protobuf"}
+
+
+def test_info_into_a_closed_pipe_ends_quietly() -> None:
+    """``python -m ember info | head -1``: the reader leaves before ember writes."""
+    proc = subprocess.Popen([sys.executable, "-m", "ember", "info", "--ops"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and err == b"", err.decode()

@@ -156,7 +156,7 @@ def test_wrong_and_missing_kernels_are_reported(backend_tests: Path) -> None:
     assert report["primitives"]["Mul"] == {
         "family": "math", "outcome": "known gap", "dtypes": dict.fromkeys(
             ["float16", "float32", "float64", "int32", "int64", "bool"], "known gap"),
-        "pass": 0, "fail": 0, "known gap": len(mul)}
+        "pass": 0, "fallback": 0, "fail": 0, "known gap": len(mul)}
 
     graph = cases["Maximum/same-shape-int32"]
     assert graph["outcome"] == "fail"

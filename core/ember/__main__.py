@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
+import json
+import os
 import platform
 import sys
 
@@ -13,45 +16,92 @@ import ember
 from ember import _plugins
 
 
-def info() -> str:
-    """Version, installed backends with availability, and the current context."""
-    lines = [
-        f"ember-core {ember.__version__} (backend API {_plugins._core_api()})",
-        f"python {platform.python_version()} on {platform.platform()}",
-        f"numpy {numpy.__version__}, pluggy {pluggy.__version__}",
-        "",
-        "backends:",
-    ]
-    statuses = _plugins.registry().statuses()
-    for s in statuses:
-        state = f"UNUSABLE: {s.problem}" if s.problem is not None else (
-            f"available ({s.note})" if s.note else "available")
-        lines.append(f"  {s.device_target:<8} {s.distribution} {s.version}: {state}")
-    if not statuses:
-        lines.append('  none installed: pip install "ember-core[cpu]"')
-    lines += ["", "context:"]
+def _blas() -> str:
+    try:
+        blas = numpy.show_config(mode="dicts")["Build Dependencies"]["blas"]
+        return f"{blas['name']} {blas['version']}"
+    except Exception:  # NumPy < 1.25 has no dict form of its build configuration
+        return "unknown"
+
+
+def _shown(key: str, value: object) -> object:
+    """A context value as info shows it: the mode by its name."""
+    if key == "mode":
+        return {ember.context.GRAPH_MODE: "GRAPH_MODE",
+                ember.context.PYNATIVE_MODE: "PYNATIVE_MODE"}.get(value, value)
+    return value
+
+
+def report() -> dict:
+    """What ``info`` prints, as data (``--json``). Imports no backend library."""
     try:
         current = ember.get_context("device_target")
     except RuntimeError as exc:
         current = f"none ({exc})"
-    lines.append(f"  device_target = {current}")
-    for key, value in sorted(ember.context._current_values().items()):
-        if key != "device_target":
-            lines.append(f"  {key} = {value!r}")
+    context = {k: _shown(k, v) for k, v in sorted(ember.context._current_values().items())}
+    context["device_target"] = current
+    return {
+        "ember_core": ember.__version__,
+        "backend_api": _plugins._core_api(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "versions": {"numpy": numpy.__version__, "blas": _blas(),
+                     "pluggy": pluggy.__version__, "protobuf": _version("protobuf")},
+        "backends": [{"device_target": s.device_target, "distribution": s.distribution,
+                      "version": s.version, "available": s.problem is None,
+                      "problem": s.problem, "details": s.details}
+                     for s in _plugins.registry().statuses()],
+        "context": context,
+    }
+
+
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def info() -> str:
+    """Version, installed backends with availability, and the current context."""
+    data = report()
+    versions = ", ".join(f"{k} {v}" for k, v in data["versions"].items())
+    lines = [
+        f"ember-core {data['ember_core']} (backend API {data['backend_api']})",
+        f"python {data['python']} on {data['platform']}",
+        versions,
+        "",
+        "backends:",
+    ]
+    for b in data["backends"]:
+        state = "available" if b["available"] else f"UNUSABLE: {b['problem']}"
+        details = "".join(f"; {k}: {v}" for k, v in b["details"].items())
+        lines.append(f"  {b['device_target']:<8} {b['distribution']} {b['version']}: "
+                     f"{state}{details}")
+    if not data["backends"]:
+        lines.append('  none installed: pip install "ember-core[cpu]"')
+    lines += ["", "context:", f"  device_target = {data['context']['device_target']}"]
+    lines += [f"  {key} = {value!r}" if key != "mode" else f"  mode = {value}"
+              for key, value in data["context"].items() if key != "device_target"]
     return "\n".join(lines)
 
 
 def primitives() -> list[str]:
     """The names of every primitive a backend needs a kernel for."""
+    return list(_primitive_classes())
+
+
+def _primitive_classes() -> dict[str, type]:
     from ember.ops.operations.array_ops import _Static
     from ember.ops.primitive import primitive_classes
 
-    return [cls.__name__ for cls in primitive_classes() if not issubclass(cls, _Static)]
+    return {cls.__name__: cls for cls in primitive_classes() if not issubclass(cls, _Static)}
 
 
 def ops_matrix() -> str:
     """The primitive x backend table: ``yes``, ``MISSING``, or ``fallback`` (missing, and run
-    by fallback_device_target), for every usable backend that lists its kernels."""
+    by fallback_device_target; never an in-place update), for every usable backend that lists
+    its kernels."""
     fallback = ember.get_context("fallback_device_target")
     supported: dict[str, frozenset[str] | None] = {}
     for status in _plugins.registry().statuses():
@@ -59,14 +109,16 @@ def ops_matrix() -> str:
             executor = _plugins.registry().plugin_manager.hook.ember_eager_executor(
                 device_target=status.device_target, context=ember.context._current_values())
             supported[status.device_target] = frozenset(getattr(executor, "primitives", ()))
-    names = primitives()
+    classes = _primitive_classes()
+    names = list(classes)
     width = max(map(len, names)) + 2
     lines = ["primitive".ljust(width) + "".join(f"{t:>10}" for t in supported)]
     for name in names:
         cells = []
         for kernels in supported.values():
             has = name in (kernels or ())
-            falls = not has and fallback and name in (supported.get(fallback) or ())
+            falls = (not has and fallback and name in (supported.get(fallback) or ())
+                     and not classes[name].updates_parameters)
             cells.append("yes" if has else "fallback" if falls else "MISSING")
         lines.append(name.ljust(width) + "".join(f"{c:>10}" for c in cells))
     return "\n".join(lines)
@@ -79,10 +131,19 @@ def main(argv: list[str] | None = None) -> int:
         "info", help="print versions, backends and the current context")
     info_command.add_argument("--ops", action="store_true",
                               help="also print which backend has a kernel for each primitive")
+    info_command.add_argument("--json", action="store_true",
+                              help="print the report as one JSON object")
     args = parser.parse_args(argv)
-    print(info())
-    if args.ops:
-        print("\nprimitives:\n" + ops_matrix())
+    try:
+        if args.json:
+            print(json.dumps(report(), indent=2, default=str))
+        else:
+            print(info())
+        if args.ops:
+            print("\nprimitives:\n" + ops_matrix())
+        sys.stdout.flush()
+    except BrokenPipeError:  # `python -m ember info | head`: the reader left, not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

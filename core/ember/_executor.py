@@ -116,12 +116,17 @@ def resolve_kernel(executor: Any, prim: Any) -> Any:
     ``fallback_device_target``, that backend's kernel, with the data moved across."""
     try:
         return executor.kernel(prim)
-    except MissingKernelError:
+    except MissingKernelError as missing:
         from ember import context
 
         target = context.get_context("fallback_device_target")
         if not target or target == context.get_context("device_target"):
             raise
+        if prim.updates_parameters:
+            raise MissingKernelError(
+                prim.name, missing.backend,
+                f"it updates Parameters in place, so fallback_device_target {target!r} cannot "
+                "run it: the update would not reach the Parameters on this backend") from None
     fallback = _FALLBACK_EXECUTORS.get(target)
     if fallback is None:
         fallback = _FALLBACK_EXECUTORS[target] = _load_for(target, "ember_eager_executor",

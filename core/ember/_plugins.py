@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -39,7 +39,7 @@ class BackendStatus:
     distribution: str
     version: str
     problem: str | None  # None: usable
-    note: str | None = None  # BackendSpec.describe(), for a usable backend
+    details: dict[str, str] = field(default_factory=dict)  # BackendSpec.details, if usable
 
 
 def _api_compatible(declared: str) -> bool:
@@ -167,13 +167,20 @@ class Registry:
                       for s in ranked)
         )
 
+    @staticmethod
+    def _details(spec: BackendSpec) -> dict[str, str]:
+        try:
+            return {str(k): str(v) for k, v in spec.details().items()}
+        except Exception as exc:
+            return {"details": f"unknown: its details hook raised {type(exc).__name__}: {exc}"}
+
     def statuses(self) -> list[BackendStatus]:
         """Every installed backend, usable or not, for ``python -m ember info``."""
-        usable = []
-        for t, s in self.specs.items():
-            problem = self.unavailable_reason(t)
-            note = s.describe() if problem is None else None
-            usable.append(BackendStatus(t, s.distribution, self.versions[t], problem, note))
+        usable = [
+            BackendStatus(t, s.distribution, self.versions[t], reason,
+                          {} if reason else self._details(s))
+            for t, s in self.specs.items() for reason in [self.unavailable_reason(t)]
+        ]
         return sorted([*usable, *self.problems.values()], key=lambda s: s.device_target)
 
 

@@ -14,14 +14,19 @@ hookimpl = pluggy.HookimplMarker("ember")
 class MissingKernelError(RuntimeError):
     """A backend has no kernel for a primitive; raise it from ``kernel(prim)``."""
 
-    def __init__(self, primitive: str, backend: str) -> None:
-        super().__init__(f"the {backend} backend has no kernel for primitive {primitive}")
+    def __init__(self, primitive: str, backend: str, why: str = "") -> None:
+        super().__init__(f"the {backend} backend has no kernel for primitive {primitive}"
+                         + (f"; {why}" if why else ""))
         self.primitive = primitive
         self.backend = backend
 
 
 def _always_available() -> str | None:
     return None
+
+
+def _no_details() -> dict[str, str]:
+    return {}
 
 
 @dataclass(frozen=True)
@@ -33,8 +38,10 @@ class BackendSpec:
     cannot (for example "no GPU is visible: nvidia-smi lists none"); it is called only when
     the backend is asked for, and may import what it needs to find out.
     ``priority`` orders backends when the user sets no ``device_target``: highest wins.
-    ``describe``, if given, returns a short note on where the backend runs (a library's
-    location, a test double in use) that ``python -m ember info`` shows beside "available".
+    ``details`` returns what ``python -m ember info`` shows of the backend beside its
+    version: where it runs and the versions of the libraries it uses (``{"runs on":
+    "TensorFlow's CPU device", "tensorflow": "2.21.0"}``); it must be cheap and import no
+    heavy library (read versions with ``importlib.metadata``).
     """
 
     device_target: str
@@ -42,7 +49,7 @@ class BackendSpec:
     distribution: str
     priority: int = 0
     check_available: Callable[[], str | None] = _always_available
-    describe: Callable[[], str | None] = _always_available
+    details: Callable[[], dict[str, str]] = _no_details
 
 
 def resolve_kernel(executor: Any, prim: Any) -> Callable[..., Any]:

@@ -163,13 +163,21 @@ def test_bad_arguments_are_named():
         CheckpointConfig(save_checkpoint_steps=0, save_checkpoint_seconds=0)
 
 
-def test_progress_bar_on_a_terminal_and_quiet_otherwise(monkeypatch, capsys):
+def test_progress_one_line_per_epoch_with_steps_loss_and_time(monkeypatch, capsys):
+    import re
     import sys
 
     _, model = make()
-    model.train(1, dataset(), dataset_sink_mode=False)
-    assert capsys.readouterr().err == ""  # output captured: not a terminal, no bar
-    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    model.train(2, dataset(), dataset_sink_mode=False)
+    captured = capsys.readouterr()
+    assert captured.out == ""  # stdout stays the user's
+    lines = captured.err.splitlines()  # not a terminal: one plain line per epoch
+    assert len(lines) == 2, lines
+    for epoch, line in enumerate(lines, 1):
+        assert re.fullmatch(rf"epoch {epoch}/2: 3/3 steps, loss \d+\.\d{{4}}, \d+\.\d\d s",
+                            line), line
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
-    model.train(1, dataset(), dataset_sink_mode=False)
-    assert "epoch 1/1" in capsys.readouterr().err
+    model.train(2, dataset(), dataset_sink_mode=False)
+    err = capsys.readouterr().err  # a terminal: bars that stay, one per epoch, with the loss
+    assert "epoch 1/2" in err and "epoch 2/2" in err and "3/3" in err and "loss " in err
+    assert err.count("\n") == 2

@@ -22,6 +22,57 @@ from ember.ops.operations.array_ops import (  # noqa: F401
     transpose,
 )
 from ember.ops.operations.array_ops import tensor_slice as slice  # noqa: F401
+from ember.ops.operations.dynamic_ops import masked_select, unique  # noqa: F401
+from ember.ops.operations.elementwise_ops import (  # noqa: F401
+    acos,
+    acosh,
+    approximate_equal,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
+    bitwise_and,
+    bitwise_or,
+    bitwise_xor,
+    ceil,
+    cos,
+    cosh,
+    div_no_nan,
+    erf,
+    erfc,
+    expm1,
+    floor,
+    floordiv,
+    floormod,
+    inv,
+    invert,
+    isfinite,
+    isinf,
+    isnan,
+    log1p,
+    mod,
+    rint,
+    round,
+    sin,
+    sinh,
+    square_difference,
+    squared_difference,
+    tan,
+    tensor_floordiv,
+    tensor_mod,
+    truncate_div,
+    truncate_mod,
+    xdivy,
+    xlogy,
+)
+from ember.ops.operations.index_ops import (  # noqa: F401
+    gather_d,
+    unsorted_segment_max,
+    unsorted_segment_min,
+    unsorted_segment_prod,
+    unsorted_segment_sum,
+)
 from ember.ops.operations.math_ops import (  # noqa: F401
     abs,
     absolute,
@@ -91,3 +142,15 @@ from ember.ops.operations.nn_ops import (  # noqa: F401
     tanh,
 )
 from ember.ops.operations.optim_ops import assign, assign_add  # noqa: F401
+from ember.ops.operations.reduce_ops import (  # noqa: F401
+    argmin,
+    argmin_with_value,
+    cumprod,
+    cumsum,
+    equal_count,
+    reduce_all,
+    reduce_any,
+    reduce_prod,
+    square_sum_all,
+)
+from ember.ops.operations.scatter_ops import scatter_nd, tensor_scatter_update  # noqa: F401

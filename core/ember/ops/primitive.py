@@ -30,6 +30,9 @@ class Primitive:
     #: False for primitives that update Parameters in place or draw random numbers: graph
     #: passes never remove, merge or precompute them.
     pure = True
+    #: True for primitives that update a Parameter input in place (Assign, ApplyMomentum): the
+    #: update must happen where the Parameter lives, so fallback_device_target never runs them.
+    updates_parameters = False
 
     def __init__(self) -> None:
         self._kernel: Any = None

@@ -19,19 +19,20 @@ plugin (auto-loaded through the ``pytest11`` entry point of ember-core, or loade
     on that backend, moved across, and are checked like any kernel (list them no longer as
     known gaps).
 ``--ember-report=PATH.json``
-    write, at the end of the session, each test's outcome ("pass", "fail" or "known gap")
-    with its case, primitive and dtype, the same per primitive and dtype, the backend
+    write, at the end of the session, each test's outcome ("pass"; "fallback": passed, with
+    its primitive run by ``--ember-fallback``'s backend; "fail"; or "known gap") with its case, primitive and dtype, the same per primitive and dtype, the backend
     checks, and the versions of the backend, of ember and of the backend API.
 
 After the tests it prints one summary line per primitive family. A session that runs no
 test of the kit sees none of this: no output, no report.
 
-The report is a JSON object: ``format`` (1); ``backend``, ``backend_distribution``,
+The report is a JSON object: ``format`` (2); ``backend``, ``backend_distribution``,
 ``backend_version``, ``backend_api_version``; ``core_version`` and ``api_version`` (of
 ember-core); ``known_gaps_files``; ``summary`` (count per outcome); ``primitives`` (per
 primitive: ``family``, ``outcome`` and per dtype the worst outcome of its cases, and the count
 per outcome); ``cases`` (per test: ``id`` such as ``Add/broadcast-float32``, ``case``,
-``primitive``, ``dtype``, ``family``, ``outcome`` and, unless it passed, ``message``);
+``primitive``, ``dtype``, ``family``, ``outcome``, unless it passed ``message``, and
+``fallback``: the primitives it ran by fallback, if any);
 ``backend_checks`` (``id`` such as ``backend/missing-kernel``, ``check``, ``outcome``,
 ``message``). A listed gap that passes is a "fail" whose message says to remove it.
 """
@@ -52,8 +53,11 @@ MARKER = "ember_conformance"
 #: The user property that carries a kit test's identity to the report (and across xdist).
 INFO = "ember_conformance"
 BACKEND = "ember_backend"
-OUTCOMES = ("pass", "fail", "known gap")
-REPORT_FORMAT = 1
+#: "fallback": the case passed, but its primitive ran on --ember-fallback's backend, not this one.
+OUTCOMES = ("pass", "fallback", "fail", "known gap")
+#: The user property that lists the primitives a test ran by fallback_device_target.
+FALLBACK = "ember_fallback"
+REPORT_FORMAT = 2
 RESULTS_PLUGIN = "ember-conformance-results"
 
 
@@ -228,7 +232,12 @@ class Results:
             return  # not the kit's; or setup/teardown, which decide only when they fail
         self.backend = props.get(BACKEND, self.backend)
         outcome, message = _outcome(report)
+        ran_elsewhere = props.get(FALLBACK)
+        if outcome == "pass" and info.get("primitive") in (ran_elsewhere or ()):
+            outcome = "fallback"
         entry = info | {"outcome": outcome}
+        if ran_elsewhere:
+            entry["fallback"] = ran_elsewhere
         if message:
             entry["message"] = message
         self.tests[info["id"]] = entry
@@ -323,7 +332,7 @@ def _outcome(report: pytest.TestReport) -> tuple[str, str]:
 
 
 def _worst(outcomes: list[str]) -> str:
-    for outcome in ("fail", "known gap", "pass"):
+    for outcome in ("fail", "known gap", "fallback", "pass"):
         if outcome in outcomes:
             return outcome
     return outcomes[0] if outcomes else "pass"
@@ -331,7 +340,7 @@ def _worst(outcomes: list[str]) -> str:
 
 def by_primitive(cases: list[dict]) -> dict[str, dict]:
     """Per primitive: its family, the counts of outcomes and the outcome of each dtype (the
-    worst of its cases: fail, then known gap, then pass)."""
+    worst of its cases: fail, then known gap, then fallback, then pass)."""
     grouped: dict[str, list[dict]] = {}
     for case in cases:
         grouped.setdefault(case["primitive"], []).append(case)
@@ -357,7 +366,7 @@ def _summary_line(label: str, rows: list[dict], primitives: dict[str, dict] | No
     text = f"{label + ':':<8} " + ", ".join(f"{counts.get(o, 0)} {o}" for o in OUTCOMES)
     if counts.get("skip"):
         text += f", {counts['skip']} skip"
-    for outcome in ("fail", "known gap"):
+    for outcome in ("fail", "known gap", "fallback"):
         if primitives is not None:
             named = [p for p, row in primitives.items() if row[outcome]]
         else:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import itertools
 import sys
+import time
 import warnings
 from typing import Any
 
+from ember.common.tensor import Tensor
 from ember.nn.cell import Cell
 from ember.train.amp import build_train_network
 from ember.train.callback import Callback, CallbackList, CallbackParams, RunContext
@@ -14,13 +16,52 @@ from ember.train.callback import Callback, CallbackList, CallbackParams, RunCont
 __all__ = ["Model"]
 
 
-def _progress(total: int, description: str) -> Any:
-    """A progress bar on a terminal; nothing when output goes to a file or a pipe."""
+def _progress(total: int, description: str, leave: bool = False) -> Any:
+    """A progress bar on a terminal (stderr); nothing when stderr is a file or a pipe."""
     from tqdm import tqdm
 
-    quiet = not (sys.stdout.isatty() and sys.stderr.isatty())
-    return tqdm(total=total, desc=description, disable=quiet, leave=False, unit="step",
-                file=sys.stderr, dynamic_ncols=True)
+    return tqdm(total=total, desc=description, disable=not sys.stderr.isatty(), leave=leave,
+                unit="step", file=sys.stderr, dynamic_ncols=True)
+
+
+def _loss_of(outputs: Any) -> float | None:
+    """The loss a training step returned (the first output of a loss-scale cell), if scalar."""
+    if isinstance(outputs, (tuple, list)) and outputs:
+        outputs = outputs[0]
+    if isinstance(outputs, Tensor) and outputs.size == 1:
+        return float(outputs.asnumpy().reshape(()))
+    return None
+
+
+class _EpochProgress:
+    """Keras-like: one line per epoch that stays, with steps, loss and time; a live bar on a
+    terminal, a plain line at the end of each epoch otherwise (both on stderr)."""
+
+    def __init__(self, epoch: int, epochs: int, steps: int) -> None:
+        self.title, self.steps, self.done = f"epoch {epoch}/{epochs}", steps, 0
+        self.bar = _progress(steps, self.title, leave=True)
+        self.every = max(1, steps // 20)  # reading the loss may wait for the device
+        self.start = time.perf_counter()
+
+    def step(self, outputs: Any) -> None:
+        self.done += 1
+        self.outputs = outputs
+        self.bar.update()
+        if not self.bar.disable and self.done % self.every == 0:
+            loss = _loss_of(outputs)
+            if loss is not None:
+                self.bar.set_postfix_str(f"loss {loss:.4f}", refresh=False)
+
+    def close(self) -> None:
+        loss = _loss_of(self.outputs) if self.done else None
+        shown = f", loss {loss:.4f}" if loss is not None else ""
+        if self.bar.disable:
+            print(f"{self.title}: {self.done}/{self.steps} steps{shown}, "
+                  f"{time.perf_counter() - self.start:.2f} s", file=sys.stderr, flush=True)
+        else:
+            if loss is not None:
+                self.bar.set_postfix_str(f"loss {loss:.4f}", refresh=False)
+        self.bar.close()
 
 
 def _callbacks(callbacks: Any) -> CallbackList:
@@ -138,16 +179,17 @@ class Model:
         for epoch_index in range(1, epoch + 1):
             params.cur_epoch_num = epoch_index
             callback.epoch_begin(context)
-            with _progress(batch_num, f"epoch {epoch_index}/{epoch}") as bar:
-                for data in itertools.islice(rows, batch_num):
-                    params.cur_step_num += 1
-                    params.train_dataset_element = data
-                    callback.step_begin(context)
-                    params.net_outputs = self._train_network(*data)
-                    callback.step_end(context)
-                    bar.update()
-                    if context.get_stop_requested():
-                        break
+            progress = _EpochProgress(epoch_index, epoch, batch_num)
+            for data in itertools.islice(rows, batch_num):
+                params.cur_step_num += 1
+                params.train_dataset_element = data
+                callback.step_begin(context)
+                params.net_outputs = self._train_network(*data)
+                callback.step_end(context)
+                progress.step(params.net_outputs)
+                if context.get_stop_requested():
+                    break
+            progress.close()
             callback.epoch_end(context)
             if context.get_stop_requested():
                 break

@@ -28,19 +28,26 @@ def check_available() -> str | None:
     return unavailable_reason()
 
 
-def describe() -> str | None:
-    """Where the backend runs, for ``python -m ember info`` (says when a test double is in
-    place of CANN)."""
-    from ember_ascend import driver
+def details() -> dict[str, str]:
+    """What ``python -m ember info`` shows: where the backend runs (it says when a test double
+    is in place of CANN), without loading CANN."""
+    from importlib.metadata import version
+
+    from ember_ascend import cann, driver
 
     loaded = driver.installed()
-    return None if loaded is None else loaded.describe()
+    if loaded is not None:
+        where = loaded.describe()
+    else:
+        found = cann.find()
+        where = f"CANN at {found.home} (not loaded yet)" if found else "no CANN found"
+    return {"runs on": where, "ember-ascend": version(DISTRIBUTION)}
 
 
 @hookimpl
 def ember_backends() -> list[BackendSpec]:
     return [BackendSpec(DEVICE_TARGET, api_version="1.1", distribution=DISTRIBUTION,
-                        priority=20, check_available=check_available, describe=describe)]
+                        priority=20, check_available=check_available, details=details)]
 
 
 @hookimpl

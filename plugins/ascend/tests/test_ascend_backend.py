@@ -91,7 +91,7 @@ def test_ember_info_says_the_double_is_in_use(double: AclDouble) -> None:
     from ember.__main__ import info
 
     line = next(x for x in info().splitlines() if x.strip().startswith("Ascend"))
-    assert "available (TEST DOUBLE in place of CANN (Ascend910B1" in line
+    assert "available; runs on: TEST DOUBLE in place of CANN (Ascend910B1" in line
 
 
 # -- data on the device -----------------------------------------------------------------------

@@ -9,7 +9,8 @@ DEVICE_TARGET = "CPU"
 
 @hookimpl
 def ember_backends() -> list[BackendSpec]:
-    return [BackendSpec(DEVICE_TARGET, api_version="1.1", distribution="ember-cpu", priority=0)]
+    return [BackendSpec(DEVICE_TARGET, api_version="1.1", distribution="ember-cpu", priority=0,
+                        details=lambda: {"runs on": "the host CPU, with NumPy"})]
 
 
 

@@ -14,6 +14,7 @@ CI, and anyone without a GPU, runs this backend's tests.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -52,6 +53,8 @@ def unavailable_reason() -> str | None:
     hint = f"or set {ON_CPU_ENV}=1 to run this backend on TensorFlow's CPU device"
     if not on_cpu_requested() and not nvidia_driver_found():
         return f"no NVIDIA driver is installed (no nvidia-smi, no /proc/driver/nvidia); {hint}"
+    if on_cpu_requested() and importlib.util.find_spec("tensorflow") is not None:
+        return None  # TensorFlow's CPU device is always there: no need to import it to know
     try:
         tf = import_tensorflow()
     except Exception as exc:  # ImportError, or a broken CUDA library loaded by TensorFlow

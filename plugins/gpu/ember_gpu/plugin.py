@@ -6,6 +6,7 @@ executors do, when device_target "GPU" is first asked for.
 
 from __future__ import annotations
 
+import importlib.metadata
 import warnings
 from typing import Any
 
@@ -22,10 +23,19 @@ def check_available() -> str | None:
     return unavailable_reason()
 
 
+def details() -> dict[str, str]:
+    """Where the backend runs and TensorFlow's version, read without importing TensorFlow."""
+    from ember_gpu.device import ON_CPU_ENV, on_cpu_requested
+
+    where = (f"TensorFlow's CPU device ({ON_CPU_ENV}=1), not a GPU" if on_cpu_requested()
+             else "GPU device_id of the context")
+    return {"runs on": where, "tensorflow": importlib.metadata.version("tensorflow")}
+
+
 @hookimpl
 def ember_backends() -> list[BackendSpec]:
     return [BackendSpec(DEVICE_TARGET, api_version="1.1", distribution=DISTRIBUTION,
-                        priority=10, check_available=check_available)]
+                        priority=10, check_available=check_available, details=details)]
 
 
 @hookimpl

@@ -59,6 +59,19 @@ def test_discovery_imports_no_tensorflow() -> None:
     assert result.stdout.split("\n")[:2] == ["['CPU', 'GPU']", "False"]
 
 
+def test_info_on_tensorflows_cpu_says_so_without_importing_tensorflow() -> None:
+    result = run_python("import sys, runpy; sys.argv = ['ember', 'info']\n"
+                        "try:\n    runpy.run_module('ember', run_name='__main__')\n"
+                        "except SystemExit:\n    pass\n"
+                        "print('tensorflow imported:', 'tensorflow' in sys.modules)",
+                        **{gpu_device.ON_CPU_ENV: "1"})
+    assert result.returncode == 0, result.stderr
+    gpu_line = next(line for line in result.stdout.splitlines() if "ember-gpu" in line)
+    assert "available; runs on: TensorFlow's CPU device (EMBER_GPU_ON_CPU=1), not a GPU" \
+        in gpu_line and f"tensorflow: {tf.__version__}" in gpu_line
+    assert result.stdout.rstrip().endswith("tensorflow imported: False")
+
+
 @pytest.mark.skipif(bool(tf.config.list_physical_devices("GPU")), reason="a GPU is visible")
 def test_without_a_gpu_the_backend_says_why_and_what_to_do() -> None:
     result = run_python("from ember import context\n"

@@ -514,7 +514,10 @@ class ReduceMin(_ReduceExtreme):
 
 
 class _ArgReduce(Primitive):
-    """Index of the maximum along the attribute ``axis`` of a tensor of rank >= 1."""
+    """Index of the ``extreme`` (maximum or minimum) along the attribute ``axis`` of a tensor
+    of rank >= 1."""
+
+    extreme = "maximum"
 
     def __init__(self, axis: int) -> None:
         super().__init__()
@@ -530,7 +533,7 @@ class _ArgReduce(Primitive):
         (axis,) = normalize_axis(self.name, self.axis, x.ndim)
         if x._shape[axis] == 0:
             raise ValueError(f"{self.name}: axis {self.axis} of {describe((x,))} is empty; "
-                             "it has no maximum")
+                             f"it has no {self.extreme}")
         shape = list(x._shape)
         if keep_dims:
             shape[axis] = 1
@@ -545,8 +548,8 @@ class Argmax(_ArgReduce):
     def __init__(self, axis: int = -1, output_type: mstype.Type = mstype.int32) -> None:
         super().__init__(axis)
         if output_type not in (mstype.int32, mstype.int64):
-            raise TypeError(f"Argmax: output_type must be ember.int32 or ember.int64, but got "
-                            f"{output_type!r}")
+            raise TypeError(f"{self.name}: output_type must be ember.int32 or ember.int64, "
+                            f"but got {output_type!r}")
         self.output_type = output_type
 
     def infer(self, x: Any) -> Spec:
@@ -563,7 +566,7 @@ class ArgMaxWithValue(_ArgReduce):
     def __init__(self, axis: int = 0, keep_dims: bool = False) -> None:
         super().__init__(axis)
         if not isinstance(keep_dims, bool):
-            raise TypeError(f"ArgMaxWithValue: keep_dims must be a bool, but got {keep_dims!r}")
+            raise TypeError(f"{self.name}: keep_dims must be a bool, but got {keep_dims!r}")
         self.keep_dims = keep_dims
 
     def infer(self, x: Any) -> list[Spec]:

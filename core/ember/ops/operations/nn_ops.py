@@ -23,6 +23,7 @@ __all__ = [
     "BiasAdd",
     "Conv2D",
     "Conv2DBackpropInput",
+    "Conv2DTranspose",
     "Dropout",
     "GeLU",
     "LogSoftmax",
@@ -495,6 +496,11 @@ class Conv2DBackpropInput(_Conv2DBackprop):
               grad: Tensor) -> tuple:
         return (self._sibling(Conv2D)(grad, w),
                 self._sibling(Conv2DBackpropFilter)(dout, grad, w.shape), None)
+
+
+class Conv2DTranspose(Conv2DBackpropInput):
+    """Transposed 2-D convolution, which is Conv2DBackpropInput under MindSpore's second name:
+    ``Conv2DTranspose(out_channel, kernel_size, ...)(dout, weight, input_size)``."""
 
 
 class Conv2DBackpropFilter(_Conv2DBackprop):

@@ -73,22 +73,27 @@ def _check_float(op: str, name: str, value: Any, minimum: float = 0.0) -> float:
     return float(value)
 
 
-# -- assignment -----------------------------------------------------------------------------
-class Assign(Primitive):
-    """Copy ``value`` into the Parameter ``variable``: ``Assign()(variable, value)``."""
+class _Update(Primitive):
+    """A primitive that changes its Parameter inputs in place."""
 
     pure = False
+    updates_parameters = True
+
+
+# -- assignment -----------------------------------------------------------------------------
+class Assign(_Update):
+    """Copy ``value`` into the Parameter ``variable``: ``Assign()(variable, value)``."""
+
 
     def infer(self, variable: Any, value: Any) -> Spec:
         _check_like(self.name, "value", value, _check_variable(self.name, variable))
         return variable.shape, variable.dtype
 
 
-class AssignAdd(Primitive):
+class AssignAdd(_Update):
     """Add ``value`` to the Parameter ``variable`` in place: ``AssignAdd()(variable, value)``;
     ``value`` is a Tensor of the variable's dtype that broadcasts to its shape, or a number."""
 
-    pure = False
 
     def prepare(self, args: tuple) -> tuple:
         variable, value = args
@@ -107,7 +112,7 @@ class AssignAdd(Primitive):
 
 
 # -- optimizer updates ----------------------------------------------------------------------
-class ApplyMomentum(Primitive):
+class ApplyMomentum(_Update):
     """The Momentum update, in place: ``accumulation = momentum * accumulation + gradient``,
     then ``variable -= learning_rate * accumulation`` (Nesterov:
     ``variable -= learning_rate * (gradient + momentum * accumulation)``).
@@ -115,7 +120,6 @@ class ApplyMomentum(Primitive):
     ``ApplyMomentum(use_nesterov=False)(variable, accumulation, learning_rate, gradient,
     momentum)`` returns the updated variable."""
 
-    pure = False
 
     def __init__(self, use_locking: bool = False, use_nesterov: bool = False,
                  gradient_scale: float = 1.0) -> None:
@@ -133,7 +137,7 @@ class ApplyMomentum(Primitive):
         return variable.shape, variable.dtype
 
 
-class SGD(Primitive):
+class SGD(_Update):
     """Stochastic gradient descent with optional momentum, in place, as PyTorch and MindSpore
     define it: ``g = gradient + weight_decay * parameters``; with ``momentum > 0``,
     ``accum = g`` on the first step (``stat > 0``, which clears ``stat``), else
@@ -143,7 +147,6 @@ class SGD(Primitive):
     ``SGD(dampening=0.0, weight_decay=0.0, nesterov=False)(parameters, gradient,
     learning_rate, accum, momentum, stat)`` returns the updated parameters."""
 
-    pure = False
 
     def __init__(self, dampening: float = 0.0, weight_decay: float = 0.0,
                  nesterov: bool = False) -> None:
@@ -163,7 +166,7 @@ class SGD(Primitive):
         return parameters.shape, parameters.dtype
 
 
-class Adam(Primitive):
+class Adam(_Update):
     """The Adam update, in place: ``m += (1 - beta1) * (gradient - m)``,
     ``v += (1 - beta2) * (gradient ** 2 - v)``,
     ``lr_t = lr * sqrt(1 - beta2_power) / (1 - beta1_power)`` and
@@ -173,7 +176,6 @@ class Adam(Primitive):
     ``Adam(use_locking=False, use_nesterov=False)(var, m, v, beta1_power, beta2_power, lr,
     beta1, beta2, epsilon, gradient)`` returns the updated ``(var, m, v)``."""
 
-    pure = False
 
     def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
         super().__init__()
@@ -190,7 +192,7 @@ class Adam(Primitive):
         return [(var.shape, var.dtype)] * 3
 
 
-class AdamWeightDecay(Primitive):
+class AdamWeightDecay(_Update):
     """Adam with decoupled weight decay (AdamW without bias correction), in place:
     ``m = beta1 * m + (1 - beta1) * gradient``, ``v = beta2 * v + (1 - beta2) * gradient ** 2``,
     ``var -= lr * (m / (sqrt(v) + epsilon) + decay * var)``.
@@ -198,7 +200,6 @@ class AdamWeightDecay(Primitive):
     ``AdamWeightDecay(use_locking=False)(var, m, v, lr, beta1, beta2, epsilon, decay,
     gradient)`` returns the updated ``(var, m, v)``."""
 
-    pure = False
 
     def __init__(self, use_locking: bool = False) -> None:
         super().__init__()

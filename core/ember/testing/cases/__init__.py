@@ -30,7 +30,8 @@ class OpCase:
     values (axes, shapes) are passed as they are. ``reference(*inputs)`` returns the expected
     output(s) as NumPy arrays (a tuple for several outputs); its dtype is what the primitive
     must return. ``grad`` lists the argument positions whose gradient is checked by finite
-    differences (in float64), empty for none.
+    differences (in float64), empty for none. ``graph`` is False for a primitive whose output
+    shape depends on input values: Graph mode must refuse it with a RuntimeError naming it.
     """
 
     id: str
@@ -41,6 +42,7 @@ class OpCase:
     dtypes: tuple[type, ...] = FLOATS
     grad: tuple[int, ...] = ()
     tolerance: dict[type, tuple[float, float]] = field(default_factory=dict)
+    graph: bool = True
 
     def tol(self, dtype: type) -> tuple[float, float]:
         return self.tolerance.get(dtype) or TOLERANCE.get(dtype, (0.0, 0.0))

@@ -350,7 +350,8 @@ def reduce_inputs(shape: tuple[int, ...], axis: Any
     return lambda rng, dtype: (ANY(rng, shape, dtype),) + (() if axis is None else (axis,))
 
 
-def reduce_cases(name: str, fn: Callable[..., Any]) -> list[OpCase]:
+def reduce_cases(name: str, fn: Callable[..., Any],
+                 tolerance: dict[type, tuple[float, float]] = F16_SUMS) -> list[OpCase]:
     extreme = name in ("ReduceMax", "ReduceMin")
     rows = [
         # label, keep_dims, input shape, axis (None: not passed), dtypes
@@ -367,7 +368,7 @@ def reduce_cases(name: str, fn: Callable[..., Any]) -> list[OpCase]:
         rows.append(("empty-reduced-axis", False, (0, 3), 0, NUMBERS))
     cases = [OpCase(f"{name}/{label}", name, made(getattr(P, name), keep_dims),
                     reduce_inputs(shape, axis), reduce_reference(fn, keep_dims), dtypes, (0,),
-                    F16_SUMS)
+                    tolerance)
              for label, keep_dims, shape, axis, dtypes in rows]
     cases.append(OpCase(f"{name}/nan-inf", name, made(getattr(P, name), False),
                         lambda rng, dtype: (*values([[NAN, 1], [INF, 1], [-INF, 2]])(
@@ -379,42 +380,132 @@ def reduce_cases(name: str, fn: Callable[..., Any]) -> list[OpCase]:
 REDUCE_CASES = [case for name, fn in REDUCE.items() for case in reduce_cases(name, fn)]
 
 
-def _argmax_reference(axis: int, keep_dims: bool, dtype: type) -> Callable[..., Any]:
-    """Index (first of ties) of the maximum along ``axis``, in ``dtype``."""
+def _at_zeros(axis: Any) -> Callable[[np.random.Generator, type], tuple]:
+    """A matrix holding zeros (where a product's gradient needs care) and ``axis``."""
+    return lambda rng, dtype: (*values([[1, 2, 0], [3, 0, 5], [2, 3, 4]])(rng, dtype), axis)
+
+
+PROD_CASES = [
+    *reduce_cases("ReduceProd", np.prod, {np.float16: (3e-2, 3e-2)}),
+    *(OpCase(f"ReduceProd/zeros-{label}", "ReduceProd", made(P.ReduceProd, False),
+             _at_zeros(axis), reduce_reference(np.prod, False), FLOATS, (0,))
+      for label, axis in (("rows", 1), ("all", ()))),
+]
+LOGIC_REDUCE_CASES = [
+    OpCase(f"{name}/{label}", name, made(getattr(P, name), keep), reduce_inputs(shape, axis),
+           reduce_reference(fn, keep), BOOL)
+    for name, fn in (("ReduceAll", np.all), ("ReduceAny", np.any))
+    for label, keep, shape, axis in [
+        ("default-axis", False, (2, 3), None),
+        ("axis1-keep", True, (2, 3, 4), 1),
+        ("two-axes", False, (2, 3, 4), (0, 2)),
+        ("empty-reduced-axis", False, (0, 3), 0),
+    ]
+]
+
+
+# -- cumulative scans -----------------------------------------------------------------------
+def _cumulative_reference(product: bool, exclusive: bool, reverse: bool
+                          ) -> Callable[..., np.ndarray]:
+    """Output i along ``axis`` sums (multiplies) the inputs j <= i (j >= i when reversed),
+    j = i left out when exclusive: a masked sum over a square of pairs, in float64."""
+    def reference(x: np.ndarray, axis: int) -> np.ndarray:
+        moved = np.moveaxis(x.astype(F64), axis, -1)
+        i, j = np.indices((moved.shape[-1],) * 2)
+        mask = (j >= i) if reverse else (j <= i)
+        if exclusive:
+            mask &= j != i
+        terms = moved[..., None, :]
+        with np.errstate(all="ignore"):
+            out = (np.prod(np.where(mask, terms, 1), axis=-1) if product
+                   else np.sum(np.where(mask, terms, 0), axis=-1))
+        return rounded(np.moveaxis(out, -1, axis), x.dtype)
+    return reference
+
+
+def _scan_inputs(shape: tuple[int, ...], axis: int, draw: Sampler
+                 ) -> Callable[[np.random.Generator, type], tuple]:
+    return lambda rng, dtype: (draw(rng, shape, dtype), axis)
+
+
+SCAN_CASES = [
+    OpCase(f"{name}/{label}", name, made(getattr(P, name), exclusive, reverse),
+           _scan_inputs(shape, axis, draw), _cumulative_reference(name == "CumProd", exclusive,
+                                                                 reverse),
+           NUMBERS, grad, F16_SUMS)
+    for name, draw in (("CumSum", ANY), ("CumProd", away_from_zero(0.5, 1.5)))
+    for label, exclusive, reverse, shape, axis, grad in [
+        ("plain", False, False, (3, 4), 1, (0,)),
+        ("exclusive", True, False, (3, 4), 0, (0,)),
+        ("reverse", False, True, (2, 3, 4), -1, (0,)),
+        ("exclusive-reverse", True, True, (3, 4), 1, (0,)),
+        ("vector", False, False, (5,), 0, (0,)),
+        ("empty", True, False, (0, 3), 0, ()),
+    ]
+]
+
+
+def _argmax_reference(axis: int, keep_dims: bool, dtype: type,
+                      pick: Callable[..., Any] = max) -> Callable[..., Any]:
+    """Index (first of ties) of the maximum (``pick=min``: minimum) along ``axis``, in
+    ``dtype``."""
     def reference(x: np.ndarray) -> np.ndarray:
         moved = np.moveaxis(x, axis, -1)
         rows = moved.reshape(-1, x.shape[axis])
-        index: np.ndarray = np.array([list(row).index(max(row)) for row in rows],
+        index: np.ndarray = np.array([list(row).index(pick(row)) for row in rows],
                                      dtype).reshape(moved.shape[:-1])
         return np.expand_dims(index, axis) if keep_dims else index
     return reference
 
 
-def _argmax_with_value_reference(axis: int, keep_dims: bool) -> Callable[..., Any]:
-    index_of = _argmax_reference(axis, keep_dims, np.int32)
-    return lambda x: (index_of(x), np.max(x, axis=axis, keepdims=keep_dims))
+def _argmax_with_value_reference(axis: int, keep_dims: bool,
+                                 pick: Callable[..., Any] = max) -> Callable[..., Any]:
+    index_of = _argmax_reference(axis, keep_dims, np.int32, pick)
+    extreme = np.max if pick is max else np.min
+    return lambda x: (index_of(x), extreme(x, axis=axis, keepdims=keep_dims))
 
 
 TIES = values([[1, 9, 9, 0], [7, 2, 5, 7], [3, 3, 3, 3]])
 ARGMAX_CASES = [
-    *(OpCase(f"Argmax/{label}", "Argmax", made(P.Argmax, axis, out), inputs,
-             _argmax_reference(axis, False, out.np_dtype.type), NUMBERS, grad)
-      for label, axis, out, inputs, grad in [
-          ("default", -1, mstype.int32, arrays((3, 4)), (0,)),
-          ("axis0-int64", 0, mstype.int64, arrays((3, 4)), ()),
-          ("vector", -1, mstype.int32, arrays((5,)), ()),
-          ("ties-first", -1, mstype.int32, TIES, ()),
-          ("empty-other-axis", 1, mstype.int32, arrays((0, 3)), ()),
-      ]),
-    *(OpCase(f"ArgMaxWithValue/{label}", "ArgMaxWithValue",
-             made(P.ArgMaxWithValue, axis, keep), inputs,
-             _argmax_with_value_reference(axis, keep), NUMBERS, grad)
-      for label, axis, keep, inputs, grad in [
-          ("default", 0, False, arrays((3, 4)), (0,)),
-          ("last-keep", -1, True, arrays((3, 4)), (0,)),
-          ("vector", 0, False, arrays((5,)), (0,)),
-          ("ties-first", 1, False, TIES, ()),
-      ]),
+    case for name, pick in (("max", max), ("min", min)) for case in [
+        *(OpCase(f"Arg{name}/{label}", f"Arg{name}", made(getattr(P, f"Arg{name}"), axis, out),
+                 inputs, _argmax_reference(axis, False, out.np_dtype.type, pick), NUMBERS, grad)
+          for label, axis, out, inputs, grad in [
+              ("default", -1, mstype.int32, arrays((3, 4)), (0,)),
+              ("axis0-int64", 0, mstype.int64, arrays((3, 4)), ()),
+              ("vector", -1, mstype.int32, arrays((5,)), ()),
+              ("ties-first", -1, mstype.int32, TIES, ()),
+              ("empty-other-axis", 1, mstype.int32, arrays((0, 3)), ()),
+          ]),
+        *(OpCase(f"Arg{name.capitalize()}WithValue/{label}", f"Arg{name.capitalize()}WithValue",
+                 made(getattr(P, f"Arg{name.capitalize()}WithValue"), axis, keep), inputs,
+                 _argmax_with_value_reference(axis, keep, pick), NUMBERS, grad)
+          for label, axis, keep, inputs, grad in [
+              ("default", 0, False, arrays((3, 4)), (0,)),
+              ("last-keep", -1, True, arrays((3, 4)), (0,)),
+              ("vector", 0, False, arrays((5,)), (0,)),
+              ("ties-first", 1, False, TIES, ()),
+          ]),
+    ]
+]
+
+
+def _equal_count(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.array([sum(a == b for a, b in zip(x.flat, y.flat))], x.dtype)
+
+
+def _square_sums(x: np.ndarray, y: np.ndarray) -> tuple:
+    return tuple(rounded(np.sum(np.square(a.astype(F64))), a.dtype) for a in (x, y))
+
+
+COUNT_CASES = [
+    OpCase("EqualCount/values", "EqualCount", P.EqualCount,
+           values([1, 2, 3, 4, 5], [1, 0, 3, 4, -5]), _equal_count, NUMBERS),
+    OpCase("EqualCount/random", "EqualCount", P.EqualCount, arrays((3, 4), (3, 4), draw=FEW),
+           _equal_count, NUMBERS),
+    *(OpCase(f"SquareSumAll/{label}", "SquareSumAll", P.SquareSumAll, arrays(shape, shape),
+             _square_sums, FLOATS, grad, F16_SUMS)
+      for label, shape, grad in (("matrix", (3, 4), (0, 1)), ("empty", (0, 2), ()))),
 ]
 
 
@@ -455,5 +546,6 @@ MATMUL_CASES = [
 
 CASES: list[OpCase] = [
     *ARITH_CASES, *COMPARE_CASES, *LOGIC_CASES, *UNARY_CASES, *LIKE_CASES, *SELECT_CASES,
-    *CAST_CASES, *FILL_CASES, *ADDN_CASES, *REDUCE_CASES, *ARGMAX_CASES, *MATMUL_CASES,
+    *CAST_CASES, *FILL_CASES, *ADDN_CASES, *REDUCE_CASES, *PROD_CASES, *LOGIC_REDUCE_CASES,
+    *SCAN_CASES, *ARGMAX_CASES, *COUNT_CASES, *MATMUL_CASES,
 ]

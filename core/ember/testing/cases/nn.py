@@ -51,7 +51,7 @@ def _extremes(rng: np.random.Generator, dtype: type) -> tuple[np.ndarray]:
     return (np.array([np.inf, -np.inf, np.nan, 1e4, -1e4, 0.0, 2.5, -2.5], dtype),)
 
 
-def _output(prim: Any, i: int) -> Callable[..., Any]:
+def output_of(prim: Any, i: int) -> Callable[..., Any]:
     """Output ``i`` of the primitive, for checking the gradients that flow from it alone."""
 
     def call(*args: Any) -> Any:
@@ -60,7 +60,7 @@ def _output(prim: Any, i: int) -> Callable[..., Any]:
     return call
 
 
-def _unary(fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+def unary(fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
     """A reference that applies ``fn`` in float64 and returns the input's dtype."""
 
     def reference(x: np.ndarray) -> np.ndarray:
@@ -95,8 +95,10 @@ def _relu6(x: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(x), x, np.where(x > 6, 6, np.where(x > 0, x, 0)))
 
 
-_ACTIVATIONS: list[tuple[str, Callable[[], Any], Callable, tuple[float, ...], tuple]] = [
-    # (name, make, float64 formula, kinks to keep gradient inputs away from, dtypes)
+#: (name, make, float64 formula, kinks to keep gradient inputs away from, dtypes)
+Activation = tuple[str, Callable[[], Any], Callable, tuple[float, ...], tuple]
+
+_ACTIVATIONS: list[Activation] = [
     ("ReLU", P.ReLU, _relu, (0.0,), NUMBERS),
     ("ReLU6", P.ReLU6, _relu6, (0.0, 6.0), FLOATS),
     ("Sigmoid", P.Sigmoid, _sigmoid, (), FLOATS),
@@ -105,10 +107,12 @@ _ACTIVATIONS: list[tuple[str, Callable[[], Any], Callable, tuple[float, ...], tu
 ]
 
 
-def _activation_cases() -> list[OpCase]:
+def activation_cases(table: list[Activation], extremes: bool = True) -> list[OpCase]:
+    """Cases of elementwise activations: 2-D, 4-D, 0-d and empty inputs, gradients away from
+    the kinks, and (with ``extremes``) inf and NaN."""
     cases = []
-    for name, make, fn, kinks, dtypes in _ACTIVATIONS:
-        ref = _unary(fn)
+    for name, make, fn, kinks, dtypes in table:
+        ref = unary(fn)
         cases += [
             OpCase(f"{name}/2d", name, make,
                    lambda rng, dt, k=kinks: (away(rng, dt, 3, 4, kinks=k, low=-4, high=8),),
@@ -119,12 +123,13 @@ def _activation_cases() -> list[OpCase]:
                    ref, dtypes, grad=(0,)),
             OpCase(f"{name}/empty", name, make, lambda rng, dt: (sample(rng, dt, 0, 3),),
                    ref, dtypes),
-            OpCase(f"{name}/inf-nan", name, make, _extremes, ref, FLOATS),
         ]
+        if extremes:
+            cases.append(OpCase(f"{name}/inf-nan", name, make, _extremes, ref, FLOATS))
     return cases
 
 
-def _grad_pair(kinks: tuple[float, ...]) -> Callable[..., tuple]:
+def grad_pair(kinks: tuple[float, ...]) -> Callable[..., tuple]:
     """Inputs (dy, x) of ReluGrad and ReLU6Grad: x away from the kinks."""
     return lambda rng, dt: (sample(rng, dt, 3, 4), away(rng, dt, 3, 4, kinks=kinks, low=-3,
                                                              high=8))
@@ -143,18 +148,18 @@ def _gelu_grad(dy: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def _gelu_grad_inputs(x: Callable[[np.random.Generator, type], np.ndarray]) -> Callable:
     def inputs(rng: np.random.Generator, dt: type) -> tuple:
         xs = x(rng, dt)
-        return sample(rng, dt, *xs.shape), xs, _unary(_gelu)(xs)
+        return sample(rng, dt, *xs.shape), xs, unary(_gelu)(xs)
 
     return inputs
 
 
 _ACTIVATION_GRADS = [
-    OpCase("ReluGrad/2d", "ReluGrad", nn_ops.ReluGrad, _grad_pair((0.0,)),
+    OpCase("ReluGrad/2d", "ReluGrad", nn_ops.ReluGrad, grad_pair((0.0,)),
            _masked(lambda x: x > 0), NUMBERS, grad=(0, 1)),
     OpCase("ReluGrad/empty", "ReluGrad", nn_ops.ReluGrad,
            lambda rng, dt: (sample(rng, dt, 0, 2), sample(rng, dt, 0, 2)),
            _masked(lambda x: x > 0), NUMBERS),
-    OpCase("ReLU6Grad/2d", "ReLU6Grad", nn_ops.ReLU6Grad, _grad_pair((0.0, 6.0)),
+    OpCase("ReLU6Grad/2d", "ReLU6Grad", nn_ops.ReLU6Grad, grad_pair((0.0, 6.0)),
            _masked(lambda x: (x > 0) & (x < 6)), FLOATS, grad=(0, 1)),
     OpCase("SigmoidGrad/2d", "SigmoidGrad", nn_ops.SigmoidGrad,
            lambda rng, dt: (rng.uniform(0.05, 0.95, (3, 4)).astype(dt), sample(rng, dt, 3, 4)),
@@ -206,15 +211,15 @@ def _softmax_cases() -> list[OpCase]:
             cases.append(OpCase(f"{name}/{axis_id}", name,
                                 lambda m=make, a=axis: m(a),
                                 lambda rng, dt: (sample(rng, dt, 2, 3, 4) * 3,),
-                                _unary(formula(axis)), FLOATS, grad=(0,),
+                                unary(formula(axis)), FLOATS, grad=(0,),
                                 tolerance=HALF_LOOSE))
         cases += [
-            OpCase(f"{name}/inf-nan", name, make, _softmax_extremes, _unary(formula(-1)),
+            OpCase(f"{name}/inf-nan", name, make, _softmax_extremes, unary(formula(-1)),
                    FLOATS),
             OpCase(f"{name}/empty-batch", name, make, lambda rng, dt: (sample(rng, dt, 0, 3),),
-                   _unary(formula(-1)), FLOATS),
+                   unary(formula(-1)), FLOATS),
             OpCase(f"{name}/empty-axis", name, make, lambda rng, dt: (sample(rng, dt, 2, 0),),
-                   _unary(formula(-1)), FLOATS),
+                   unary(formula(-1)), FLOATS),
         ]
     return cases
 
@@ -347,6 +352,11 @@ class _Conv:
         ]
         if self.pad_list is not None:
             return backprop
+        if self.id == "same-stride2":  # MindSpore's second name of Conv2DBackpropInput
+            backprop.append(OpCase(
+                f"Conv2DTranspose/{self.id}", "Conv2DTranspose",
+                lambda: P.Conv2DTranspose(out_c, k, **self.attrs()), backprop[0].inputs,
+                self.input_grad, FLOATS, grad, HALF_LOOSER))
         return [OpCase(f"Conv2D/{self.id}", "Conv2D",
                        lambda: P.Conv2D(out_c, k, **self.attrs()),
                        lambda rng, dt: (sample(rng, dt, *self.x), sample(rng, dt, *self.w)),
@@ -570,7 +580,7 @@ def _batch_norm_cases() -> list[OpCase]:
                                 _bn_inputs(shape), reference, FLOATS, tolerance=HALF_LOOSE))
             if grad:
                 cases.append(OpCase(
-                    f"BatchNorm/{mode}-{name}-y", "BatchNorm", lambda m=make: _output(m(), 0),
+                    f"BatchNorm/{mode}-{name}-y", "BatchNorm", lambda m=make: output_of(m(), 0),
                     _bn_inputs(shape), lambda *a, r=reference: r(*a)[0], FLOATS,
                     (0, 1, 2, 3, 4), HALF_LOOSE))
             cases.append(OpCase(
@@ -652,7 +662,7 @@ _LOSSES = [
            lambda rng, dt: (sample(rng, dt, 0, 3), sample(rng, dt, 0, 3)),
            _softmax_ce, FLOATS),
     OpCase("SoftmaxCrossEntropyWithLogits/loss", "SoftmaxCrossEntropyWithLogits",
-           lambda: _output(P.SoftmaxCrossEntropyWithLogits(), 0),
+           lambda: output_of(P.SoftmaxCrossEntropyWithLogits(), 0),
            lambda rng, dt: (sample(rng, dt, 3, 4), _soft_labels(rng, dt, 3, 4)),
            lambda logits, labels: _softmax_ce(logits, labels)[0], FLOATS, (0, 1), HALF_LOOSE),
     *(OpCase(f"SparseSoftmaxCrossEntropyWithLogits/{label_dtype.__name__}-labels",
@@ -672,7 +682,7 @@ _LOSSES = [
 
 
 CASES: list[OpCase] = [
-    *_activation_cases(),
+    *activation_cases(_ACTIVATIONS),
     *_ACTIVATION_GRADS,
     *_softmax_cases(),
     *_BIAS_ADD,

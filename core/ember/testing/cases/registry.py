@@ -16,7 +16,8 @@ import numpy as np
 
 from ember.testing.cases import OpCase
 
-FAMILIES = ("math", "array", "nn")
+FAMILIES = ("math", "elementwise", "array", "nn", "activation", "norm", "spatial", "scatter",
+            "index", "dynamic")
 
 
 class CaseTableError(ValueError):

@@ -65,22 +65,30 @@ def _mean(x, axis, keepdims):
     return np.asarray(np.true_divide(total, count), dtype=x.dtype)
 
 
-def _argmax(prim):
-    axis, dtype = prim.axis, prim.output_type.np_dtype
-    return lambda x: np.asarray(np.argmax(x, axis=axis), dtype=dtype)
+def _arg_index(find):
+    """Argmax or Argmin, ``find`` being ``np.argmax`` or ``np.argmin``."""
+    def factory(prim):
+        axis, dtype = prim.axis, prim.output_type.np_dtype
+        return lambda x: np.asarray(find(x, axis=axis), dtype=dtype)
+
+    return factory
 
 
-def _argmax_with_value(prim):
-    axis, keep = prim.axis, prim.keep_dims
+def _arg_with_value(find):
+    """ArgMaxWithValue or ArgMinWithValue: the index (Int32) and the value found."""
+    def factory(prim):
+        axis, keep = prim.axis, prim.keep_dims
 
-    def kernel(x):
-        index = np.argmax(x, axis=axis, keepdims=True)
-        values = np.take_along_axis(x, index, axis)
-        if not keep:
-            index, values = np.squeeze(index, axis), np.squeeze(values, axis)
-        return index.astype(np.int32), values
+        def kernel(x):
+            index = find(x, axis=axis, keepdims=True)
+            values = np.take_along_axis(x, index, axis)
+            if not keep:
+                index, values = np.squeeze(index, axis), np.squeeze(values, axis)
+            return index.astype(np.int32), values
 
-    return kernel
+        return kernel
+
+    return factory
 
 
 def _matmul(prim):
@@ -130,8 +138,8 @@ KERNELS = {
     "ReduceMean": _reduce(_mean),
     "ReduceMax": _reduce(np.max),
     "ReduceMin": _reduce(np.min),
-    "Argmax": _argmax,
-    "ArgMaxWithValue": _argmax_with_value,
+    "Argmax": _arg_index(np.argmax),
+    "ArgMaxWithValue": _arg_with_value(np.argmax),
     "MatMul": _matmul,
     "BatchMatMul": _matmul,
 }

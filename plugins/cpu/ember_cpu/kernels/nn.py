@@ -427,6 +427,7 @@ KERNELS = {
     "BiasAdd": _bias_add,
     "Conv2D": _conv2d,
     "Conv2DBackpropInput": _conv2d_backprop_input,
+    "Conv2DTranspose": _conv2d_backprop_input,
     "Conv2DBackpropFilter": _conv2d_backprop_filter,
     "MaxPool": _max_pool,
     "MaxPoolGrad": _max_pool_grad,

@@ -165,12 +165,22 @@ def _gather_nd(x, indices):
     return raw.GatherNd(params=x, indices=_wrap(indices, _depth(x, indices)))
 
 
-def _tensor_scatter_add(x, indices, updates):
+def nd_updates(x, indices, updates):
+    """``indices`` and ``updates`` of an n-d scatter into ``x`` as TensorFlow reads them."""
     if indices.shape.rank == 1:  # one index, which TensorFlow would read as several of depth 1
         indices = raw.ExpandDims(input=indices, axis=0)
         updates = raw.ExpandDims(input=updates, axis=0)
-    return raw.TensorScatterAdd(tensor=x, indices=_wrap(indices, _depth(x, indices)),
-                                updates=updates)
+    return _wrap(indices, _depth(x, indices)), updates
+
+
+def tensor_scatter(op):
+    """A TensorScatter kernel from TensorFlow's op of the same kind."""
+
+    def kernel(x, indices, updates):
+        indices, updates = nd_updates(x, indices, updates)
+        return op(tensor=x, indices=indices, updates=updates)
+
+    return kernel
 
 
 def _scalar(x):
@@ -205,6 +215,6 @@ KERNELS = {
     "StridedSliceGrad": _strided_slice_grad,
     "Gather": lambda p: _gather,
     "GatherNd": lambda p: _gather_nd,
-    "TensorScatterAdd": lambda p: _tensor_scatter_add,
+    "TensorScatterAdd": lambda p: tensor_scatter(raw.TensorScatterAdd),
     "OneHot": _one_hot,
 }

@@ -155,6 +155,7 @@ def _avg_pool_grad(prim):
 KERNELS = {
     "Conv2D": _conv2d,
     "Conv2DBackpropInput": _conv2d_backprop_input,
+    "Conv2DTranspose": _conv2d_backprop_input,
     "Conv2DBackpropFilter": _conv2d_backprop_filter,
     "MaxPool": _max_pool,
     "MaxPoolGrad": _max_pool_grad,

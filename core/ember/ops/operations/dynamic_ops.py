@@ -1,0 +1,108 @@
+"""Primitives whose output shape depends on the values of their inputs (``Unique``,
+``MaskedSelect``), and their fixed-shape relatives (``UniqueWithPad``, ``DynamicShape``).
+
+A value-shaped primitive runs in PyNative mode, where its kernel's result gives the shape. A
+graph is compiled before any value is known, so in GRAPH_MODE (or ``ms_function``) it raises
+a RuntimeError that names the primitive and the user's line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ember._executor import state
+from ember.common import dtype as mstype
+from ember.common.tensor import Tensor
+from ember.ops._rules import broadcast_shape, check_tensor
+from ember.ops.primitive import Primitive, Spec, run, user_frame
+
+__all__ = ["DynamicShape", "MaskedSelect", "MaskedSelectGrad", "Unique", "UniqueWithPad",
+           "masked_select", "unique"]
+
+_INDEX = (mstype.int32, mstype.int64)
+
+
+class _ValueShaped(Primitive):
+    """A primitive whose ``infer`` gives the largest shape each output can have; the kernel's
+    result gives the actual one."""
+
+    def __call__(self, *args: Any) -> Any:
+        args = self.prepare(args)
+        spec = self.infer(*args)
+        if state.tracer is not None:
+            raise RuntimeError(
+                f"{self.name} cannot be compiled into a graph (at {user_frame()}): the shape of "
+                "its output depends on the values of its inputs, which are not known while a "
+                f"graph is compiled. Call {self.name} in PYNATIVE_MODE, outside ms_function")
+        out = run(self, args, spec)
+        for tensor in out if isinstance(out, tuple) else (out,):
+            tensor._shape = tuple(int(n) for n in tensor._data.shape)
+        return out
+
+
+def _check_vector(op: str, name: str, x: Any, dtypes: tuple = mstype.number_type) -> Tensor:
+    check_tensor(op, name, x, dtypes)
+    if x.ndim != 1:
+        raise ValueError(f"{op}: {name} must be 1-d, but got shape {list(x.shape)}")
+    return x
+
+
+class Unique(_ValueShaped):
+    """The distinct values of the 1-d ``input_x`` in order of first appearance, and for each
+    element the position of its value among them: ``Unique()(input_x)`` -> (y, idx)."""
+
+    def infer(self, x: Any) -> list[Spec]:
+        _check_vector(self.name, "input_x", x, mstype.all_types)
+        return [(x.shape, x.dtype), (x.shape, mstype.int32)]
+
+
+class UniqueWithPad(Primitive):
+    """Unique with the distinct values padded with ``pad_num`` to the length of ``x``:
+    ``UniqueWithPad()(x, pad_num)`` -> (y, idx), both of x's shape."""
+
+    def infer(self, x: Any, pad_num: Any) -> list[Spec]:
+        _check_vector(self.name, "x", x, _INDEX)
+        if isinstance(pad_num, bool) or not isinstance(pad_num, int):
+            raise TypeError(f"UniqueWithPad: pad_num must be an int, but got {pad_num!r}")
+        return [(x.shape, x.dtype), (x.shape, x.dtype)]
+
+
+class MaskedSelect(_ValueShaped):
+    """The elements of ``x`` where ``mask`` (broadcast together) is True, as a 1-d tensor:
+    ``MaskedSelect()(x, mask)``."""
+
+    def infer(self, x: Any, mask: Any) -> Spec:
+        check_tensor(self.name, "x", x)
+        check_tensor(self.name, "mask", mask, (mstype.bool_,))
+        shape = broadcast_shape(self.name, x.shape, mask.shape)
+        size = 1
+        for n in shape:
+            size *= n
+        return (size,), x.dtype
+
+    def bprop(self, x: Tensor, mask: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return MaskedSelectGrad()(x, mask, dout), None
+
+
+class MaskedSelectGrad(Primitive):
+    """The gradient of MaskedSelect: ``grad`` put back where ``mask`` selected, in zeros of
+    the broadcast shape, summed to ``x``'s shape: ``MaskedSelectGrad()(x, mask, grad)``."""
+
+    def infer(self, x: Any, mask: Any, grad: Any) -> Spec:
+        check_tensor(self.name, "x", x, mstype.number_type)
+        check_tensor(self.name, "mask", mask, (mstype.bool_,))
+        _check_vector(self.name, "grad", grad, (x.dtype,))
+        broadcast_shape(self.name, x.shape, mask.shape)
+        return x.shape, x.dtype
+
+
+class DynamicShape(Primitive):
+    """The shape of ``input_x`` as a 1-d int32 Tensor: ``DynamicShape()(input_x)``."""
+
+    def infer(self, x: Any) -> Spec:
+        check_tensor(self.name, "input_x", x)
+        return (x.ndim,), mstype.int32
+
+
+unique = Unique()
+masked_select = MaskedSelect()

@@ -1,0 +1,130 @@
+"""Normalization primitives of MindSpore's ``nn_ops``: LayerNorm and L2Normalize, each beside
+the backward primitive its gradient is written with. (BatchNorm lives in ``nn_ops``.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ember.common.tensor import Tensor
+from ember.ops._rules import check_tensor, normalize_axis
+from ember.ops.operations.nn_ops import _FLOAT, _check_inputs
+from ember.ops.primitive import Primitive, Spec
+
+__all__ = ["L2Normalize", "LayerNorm"]
+
+
+def _check_axis_attr(op: str, name: str, value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{op}: '{name}' must be an int, but got {value!r}")
+    return value
+
+
+def _begin(op: str, name: str, axis: int, x: Tensor) -> int:
+    """``axis`` of ``x`` as a non-negative axis, where [-rank, rank) is accepted."""
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"{op}: '{name}' must be in [{-x.ndim}, {x.ndim}) for x of shape "
+                         f"{list(x.shape)}, but got {axis}")
+    return axis % x.ndim
+
+
+class _LayerNormBase(Primitive):
+    def __init__(self, begin_norm_axis: int = 1, begin_params_axis: int = 1,
+                 epsilon: float = 1e-7) -> None:
+        super().__init__()
+        op = self.name
+        self.begin_norm_axis = _check_axis_attr(op, "begin_norm_axis", begin_norm_axis)
+        self.begin_params_axis = _check_axis_attr(op, "begin_params_axis", begin_params_axis)
+        if not isinstance(epsilon, float):
+            raise TypeError(f"{op}: 'epsilon' must be a float, but got {epsilon!r}")
+        self.epsilon = epsilon
+
+    def axes(self, x: Tensor) -> tuple[int, int]:
+        """(begin_norm_axis, begin_params_axis) as non-negative axes of ``x``."""
+        return (_begin(self.name, "begin_norm_axis", self.begin_norm_axis, x),
+                _begin(self.name, "begin_params_axis", self.begin_params_axis, x))
+
+    def _check_params(self, x: Tensor, **params: Tensor) -> tuple[int, ...]:
+        """The statistics' shape, after checking the parameters against ``x``."""
+        norm, begin = self.axes(x)
+        for name, p in params.items():
+            if p.shape != x.shape[begin:]:
+                raise ValueError(f"{self.name}: '{name}' must have shape "
+                                 f"{list(x.shape[begin:])} (x's shape from begin_params_axis "
+                                 f"{self.begin_params_axis}), but got {list(p.shape)}")
+        return x.shape[:norm] + (1,) * (x.ndim - norm)
+
+
+class LayerNorm(_LayerNormBase):
+    """Layer normalization over the axes from ``begin_norm_axis`` on, scaled by ``gamma`` and
+    shifted by ``beta`` of shape ``x.shape[begin_params_axis:]``:
+    ``LayerNorm(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7)(x, gamma, beta)`` ->
+    (y, mean, variance); the statistics keep the normalized axes with size 1."""
+
+    def infer(self, x: Any, gamma: Any, beta: Any) -> list[Spec]:
+        _check_inputs(self.name, ("x", "gamma", "beta"), (x, gamma, beta), shape=False)
+        stats = (self._check_params(x, gamma=gamma, beta=beta), x.dtype)
+        return [(x.shape, x.dtype), stats, stats]
+
+    def bprop(self, x: Tensor, gamma: Tensor, beta: Tensor, out: tuple, dout: tuple) -> tuple:
+        grad = self.__dict__.setdefault("_grad", LayerNormGrad(
+            self.begin_norm_axis, self.begin_params_axis, self.epsilon))
+        return grad(x, dout[0], out[2], out[1], gamma)
+
+
+class LayerNormGrad(_LayerNormBase):
+    """The gradients of LayerNorm's ``y`` from the statistics it used:
+    ``LayerNormGrad(begin_norm_axis=1, begin_params_axis=1)(x, dy, variance, mean, gamma)``
+    -> (dx, dgamma, dbeta)."""
+
+    def infer(self, x: Any, dy: Any, variance: Any, mean: Any, gamma: Any) -> list[Spec]:
+        _check_inputs(self.name, ("x", "dy"), (x, dy))
+        _check_inputs(self.name, ("x", "variance", "mean", "gamma"), (x, variance, mean, gamma),
+                      shape=False)
+        stats = self._check_params(x, gamma=gamma)
+        for name, t in (("variance", variance), ("mean", mean)):
+            if t.shape != stats:
+                raise ValueError(f"{self.name}: '{name}' must have shape {list(stats)}, but got "
+                                 f"{list(t.shape)}")
+        return [(x.shape, x.dtype), (gamma.shape, gamma.dtype), (gamma.shape, gamma.dtype)]
+
+
+class _L2NormalizeBase(Primitive):
+    def __init__(self, axis: int | tuple[int] | list[int] = 0, epsilon: float = 1e-4) -> None:
+        super().__init__()
+        op = self.name
+        axes = [axis] if isinstance(axis, int) and not isinstance(axis, bool) else axis
+        if (not isinstance(axes, tuple | list) or len(axes) != 1
+                or not isinstance(axes[0], int) or isinstance(axes[0], bool)):
+            raise TypeError(f"{op}: 'axis' must be an int or a tuple/list of one int, but got "
+                            f"{axis!r}")
+        self.axis = tuple(axes)
+        if isinstance(epsilon, bool) or not isinstance(epsilon, int | float):
+            raise TypeError(f"{op}: 'epsilon' must be a float, but got {epsilon!r}")
+        self.epsilon = float(epsilon)
+
+    def check_axis(self, x: Tensor) -> int:
+        return normalize_axis(self.name, self.axis[0], x.ndim)[0]
+
+
+class L2Normalize(_L2NormalizeBase):
+    """``x / sqrt(max(sum(x ** 2, axis), epsilon))``:
+    ``L2Normalize(axis=0, epsilon=1e-4)(x)``."""
+
+    def infer(self, x: Any) -> Spec:
+        check_tensor(self.name, "x", x, _FLOAT)
+        self.check_axis(x)
+        return x.shape, x.dtype
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        grad = self.__dict__.setdefault("_grad", L2NormalizeGrad(self.axis, self.epsilon))
+        return (grad(x, out, dout),)
+
+
+class L2NormalizeGrad(_L2NormalizeBase):
+    """The gradient of L2Normalize: ``L2NormalizeGrad(axis, epsilon)(x, out, dout)``."""
+
+    def infer(self, x: Any, out: Any, dout: Any) -> Spec:
+        _check_inputs(self.name, ("x", "out", "dout"), (x, out, dout))
+        self.check_axis(x)
+        return x.shape, x.dtype

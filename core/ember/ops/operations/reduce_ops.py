@@ -1,0 +1,170 @@
+"""Reductions beyond sums and extremes, cumulative scans, index of the minimum, counts."""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+from ember.common.tensor import Tensor
+from ember.ops._rules import normalize_axis
+from ember.ops.operations.array_ops import reshape, transpose
+from ember.ops.operations.math_ops import (
+    _BOOL,
+    _FLOAT,
+    _NUMBER,
+    Argmax,
+    ArgMaxWithValue,
+    _check,
+    _Reduce,
+    div,
+    mul,
+    zeros_like,
+)
+from ember.ops.primitive import Primitive, Spec, describe
+
+__all__ = [
+    "ArgMinWithValue", "Argmin", "CumProd", "CumSum", "EqualCount", "ReduceAll", "ReduceAny",
+    "ReduceProd", "SquareSumAll", "argmin", "argmin_with_value", "cumprod", "cumsum",
+    "equal_count", "reduce_all", "reduce_any", "reduce_prod", "square_sum_all",
+]
+
+
+# -- reductions -----------------------------------------------------------------------------
+class ReduceProd(_Reduce):
+    """Product over ``axis``: ``ReduceProd(keep_dims=False)(x, axis=())``."""
+
+    def bprop(self, x: Tensor, axis: Any, out: Tensor, dout: Tensor) -> tuple:
+        # d out / d x_i is the product of the other elements: the exclusive products from
+        # the left times those from the right, with the reduced axes flattened in front.
+        axes = tuple(a for a in normalize_axis(self.name, axis, x.ndim) if a < x.ndim)
+        if not axes or 0 in x.shape:
+            return self._spread(x, axis, dout), None
+        perm = axes + tuple(i for i in range(x.ndim) if i not in axes)
+        moved = transpose(x, perm)
+        flat = reshape(moved, (math.prod(x.shape[a] for a in axes), -1))
+        others = mul(_cum(CumProd, True, False)(flat, 0), _cum(CumProd, True, True)(flat, 0))
+        inverse = tuple(sorted(range(x.ndim), key=perm.__getitem__))
+        others = transpose(reshape(others, moved.shape), inverse)
+        return mul(others, self._spread(x, axis, dout)), None
+
+
+class _ReduceLogic(_Reduce):
+    """A reduction of a Bool tensor; no gradient."""
+
+    accepts = _BOOL
+
+    def bprop(self, x: Tensor, axis: Any, out: Tensor, dout: Tensor) -> tuple:
+        return zeros_like(x), None
+
+
+class ReduceAll(_ReduceLogic):
+    """Logical and over ``axis``: ``ReduceAll(keep_dims=False)(x, axis=())``."""
+
+
+class ReduceAny(_ReduceLogic):
+    """Logical or over ``axis``: ``ReduceAny(keep_dims=False)(x, axis=())``."""
+
+
+# -- cumulative scans -----------------------------------------------------------------------
+class _Cumulative(Primitive):
+    """A running reduction along the input ``axis``; ``exclusive`` leaves each element out of
+    its own result, ``reverse`` runs from the end."""
+
+    def __init__(self, exclusive: bool = False, reverse: bool = False) -> None:
+        super().__init__()
+        for name, value in (("exclusive", exclusive), ("reverse", reverse)):
+            if not isinstance(value, bool):
+                raise TypeError(f"{self.name}: {name} must be a bool, but got {value!r}")
+        self.exclusive = exclusive
+        self.reverse = reverse
+
+    def infer(self, x: Any, axis: Any) -> Spec:
+        _check(self.name, "x", x, _NUMBER)
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise TypeError(f"{self.name}: axis must be an int, but got {axis!r}")
+        if x.ndim == 0:
+            raise ValueError(f"{self.name}: input 'x' must have rank >= 1, but got "
+                             f"{describe((x,))}")
+        normalize_axis(self.name, axis, x.ndim)
+        return x._shape, x._dtype
+
+
+class CumSum(_Cumulative):
+    """Running sums along ``axis``: ``CumSum(exclusive=False, reverse=False)(x, axis)``."""
+
+    def bprop(self, x: Tensor, axis: int, out: Tensor, dout: Tensor) -> tuple:
+        return _cum(CumSum, self.exclusive, not self.reverse)(dout, axis), None
+
+
+class CumProd(_Cumulative):
+    """Running products along ``axis``: ``CumProd(exclusive=False, reverse=False)(x, axis)``;
+    the gradient divides by ``x``, so it is undefined where ``x`` is 0."""
+
+    def bprop(self, x: Tensor, axis: int, out: Tensor, dout: Tensor) -> tuple:
+        summed = _cum(CumSum, self.exclusive, not self.reverse)(mul(out, dout), axis)
+        return div(summed, x), None
+
+
+@functools.cache
+def _cum(cls: type, exclusive: bool, reverse: bool) -> _Cumulative:
+    """One shared CumSum or CumProd per configuration, for backward rules."""
+    return cls(exclusive, reverse)
+
+
+# -- index of the minimum -------------------------------------------------------------------
+class Argmin(Argmax):
+    """Index of the minimum along ``axis``: ``Argmin(axis=-1, output_type=ember.int32)(x)``."""
+
+    extreme = "minimum"
+
+
+class ArgMinWithValue(ArgMaxWithValue):
+    """``(index, value)`` of the minimum along ``axis``, index Int32:
+    ``ArgMinWithValue(axis=0, keep_dims=False)(x)``."""
+
+    extreme = "minimum"
+
+
+# -- counts and sums of squares -------------------------------------------------------------
+def _same(op: str, x: Any, y: Any, accepts: frozenset) -> Tensor:
+    _check(op, "x", x, accepts)
+    _check(op, "y", y, accepts)
+    if x._shape != y._shape or x._dtype is not y._dtype:
+        raise ValueError(f"{op}: inputs 'x' and 'y' must have the same shape and dtype, but "
+                         f"got ({describe((x, y))})")
+    return x
+
+
+class EqualCount(Primitive):
+    """How many elements of ``x`` and ``y`` are equal, as a tensor of shape (1,) and their
+    dtype: ``EqualCount()(x, y)``."""
+
+    def infer(self, x: Any, y: Any) -> Spec:
+        return (1,), _same(self.name, x, y, _NUMBER)._dtype
+
+    def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return zeros_like(x), zeros_like(y)
+
+
+class SquareSumAll(Primitive):
+    """The sums of the squares of all elements of ``x`` and of ``y``, two 0-d tensors:
+    ``SquareSumAll()(x, y)``."""
+
+    def infer(self, x: Any, y: Any) -> list[Spec]:
+        dtype = _same(self.name, x, y, _FLOAT)._dtype
+        return [((), dtype), ((), dtype)]
+
+    def bprop(self, x: Tensor, y: Tensor, out: tuple, dout: tuple) -> tuple:
+        return mul(x, mul(dout[0], 2)), mul(y, mul(dout[1], 2))
+
+
+reduce_prod = ReduceProd()
+reduce_all = ReduceAll()
+reduce_any = ReduceAny()
+cumsum = CumSum()
+cumprod = CumProd()
+argmin = Argmin()
+argmin_with_value = ArgMinWithValue()
+equal_count = EqualCount()
+square_sum_all = SquareSumAll()

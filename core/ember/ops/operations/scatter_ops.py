@@ -1,0 +1,218 @@
+"""Scattering: ``updates`` written into a tensor at the positions ``indices`` address.
+
+Three kinds, as in MindSpore:
+
+- ``Scatter<Op>`` (Add, Sub, Mul, Div, Max, Min, Update) update the Parameter ``input_x`` in
+  place along its first dimension: ``updates`` has shape ``indices.shape + input_x.shape[1:]``.
+- ``ScatterNd<Op>`` (Add, Sub, Update) update the Parameter ``input_x`` in place at the
+  positions the last dimension of ``indices`` addresses: ``updates`` has shape
+  ``indices.shape[:-1] + input_x.shape[indices.shape[-1]:]``.
+- ``ScatterNd`` and ``TensorScatter<Op>`` (Update, Sub, Max, Min) return a new tensor.
+
+In-place updates return the updated Parameter (``pure = False``: graph passes keep them).
+Repeated indices combine with the update's operation (they add up for Add); for Update the
+last one written wins on the CPU backend and any one may win elsewhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ember.common import dtype as mstype
+from ember.common.parameter import Parameter
+from ember.common.tensor import Tensor
+from ember.ops import functional as F
+from ember.ops._rules import check_tensor
+from ember.ops.operations.array_ops import _check_nd_indices, _shape_of, gather_nd
+from ember.ops.primitive import Primitive, Spec
+
+__all__ = [
+    "ScatterAdd", "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterMul", "ScatterSub",
+    "ScatterUpdate", "ScatterNd", "ScatterNdAdd", "ScatterNdSub", "ScatterNdUpdate",
+    "TensorScatterMax", "TensorScatterMin", "TensorScatterSub", "TensorScatterUpdate",
+    "scatter_nd", "tensor_scatter_update",
+]
+
+_INDEX = (mstype.int32, mstype.int64)
+
+
+def _check_updates(op: str, x: Tensor, updates: Any, want: tuple[int, ...],
+                   rule: str) -> None:
+    check_tensor(op, "updates", updates, (x.dtype,))
+    if updates.shape != want:
+        raise ValueError(f"{op}: updates must have shape {rule} = {list(want)}, but got "
+                         f"{list(updates.shape)}")
+
+
+def _check_parameter(op: str, x: Any, dtypes: tuple[mstype.Type, ...]) -> Parameter:
+    if not isinstance(x, Parameter):
+        raise TypeError(f"{op}: input_x must be a Parameter (it is updated in place), but got "
+                        f"{type(x).__name__}")
+    check_tensor(op, "input_x", x, dtypes)
+    return x
+
+
+class _Scatter(Primitive):
+    """``Scatter<Op>(use_locking=False)(input_x, indices, updates)``: ``input_x[indices[i]]
+    <op>= updates[i]`` along the first dimension of the Parameter ``input_x``, in place."""
+
+    pure = False
+    dtypes: tuple[mstype.Type, ...] = mstype.number_type
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        if not isinstance(use_locking, bool):
+            raise TypeError(f"{self.name}: use_locking must be a bool, but got {use_locking!r}")
+        self.use_locking = use_locking
+
+    def infer(self, x: Any, indices: Any, updates: Any) -> Spec:
+        _check_parameter(self.name, x, self.dtypes)
+        check_tensor(self.name, "indices", indices, _INDEX)
+        if not x.ndim:
+            raise ValueError(f"{self.name}: input_x must have at least one dimension, but it is "
+                             "0-d")
+        _check_updates(self.name, x, updates, indices.shape + x.shape[1:],
+                       "indices.shape + input_x.shape[1:]")
+        return x.shape, x.dtype
+
+
+class ScatterAdd(_Scatter):
+    """Adds ``updates`` to the rows ``indices`` of the Parameter ``input_x``, in place."""
+
+
+class ScatterSub(_Scatter):
+    """Subtracts ``updates`` from the rows ``indices`` of the Parameter ``input_x``."""
+
+
+class ScatterMul(_Scatter):
+    """Multiplies the rows ``indices`` of the Parameter ``input_x`` by ``updates``."""
+
+
+class ScatterDiv(_Scatter):
+    """Divides the rows ``indices`` of the Parameter ``input_x`` by ``updates`` (floats)."""
+
+    dtypes = mstype.float_type
+
+
+class ScatterMax(_Scatter):
+    """The rows ``indices`` of the Parameter ``input_x`` become their maximum with
+    ``updates``."""
+
+
+class ScatterMin(_Scatter):
+    """The rows ``indices`` of the Parameter ``input_x`` become their minimum with
+    ``updates``."""
+
+
+class ScatterUpdate(_Scatter):
+    """Writes ``updates`` into the rows ``indices`` of the Parameter ``input_x``."""
+
+    dtypes = mstype.all_types
+
+
+class _ScatterNdInPlace(_Scatter):
+    """``ScatterNd<Op>(use_locking=False)(input_x, indices, updates)``: ``updates`` combined
+    into the Parameter ``input_x`` at the positions the last dimension of ``indices`` addresses,
+    in place."""
+
+    def infer(self, x: Any, indices: Any, updates: Any) -> Spec:
+        _check_parameter(self.name, x, self.dtypes)
+        depth = _check_nd_indices(self.name, x, indices)
+        _check_updates(self.name, x, updates, indices.shape[:-1] + x.shape[depth:],
+                       f"indices.shape[:-1] + input_x.shape[{depth}:]")
+        return x.shape, x.dtype
+
+
+class ScatterNdAdd(_ScatterNdInPlace):
+    """Adds ``updates`` to the Parameter ``input_x`` at ``indices``, in place."""
+
+
+class ScatterNdSub(_ScatterNdInPlace):
+    """Subtracts ``updates`` from the Parameter ``input_x`` at ``indices``, in place."""
+
+
+class ScatterNdUpdate(_ScatterNdInPlace):
+    """Writes ``updates`` into the Parameter ``input_x`` at ``indices``, in place."""
+
+    dtypes = mstype.all_types
+
+
+class ScatterNd(Primitive):
+    """Zeros of ``shape`` with ``updates`` added at the positions ``indices`` address (repeats
+    add up): ``ScatterNd()(indices, updates, shape)``."""
+
+    def infer(self, indices: Any, updates: Any, shape: Any) -> Spec:
+        shape = _shape_of(self.name, "shape", shape)
+        check_tensor(self.name, "indices", indices, _INDEX)
+        check_tensor(self.name, "updates", updates, mstype.number_type)
+        depth = indices.shape[-1] if indices.ndim else 0
+        if not 1 <= depth <= len(shape):
+            raise ValueError(f"ScatterNd: the last dimension of indices (shape "
+                             f"{list(indices.shape)}) must be in [1, {len(shape)}], the rank of "
+                             f"shape {list(shape)}")
+        want = indices.shape[:-1] + shape[depth:]
+        if updates.shape != want:
+            raise ValueError(f"ScatterNd: updates must have shape indices.shape[:-1] + "
+                             f"shape[{depth}:] = {list(want)}, but got {list(updates.shape)}")
+        return shape, updates.dtype
+
+    def bprop(self, indices: Tensor, updates: Tensor, shape: Any, out: Tensor,
+              dout: Tensor) -> tuple:
+        return None, gather_nd(dout, indices), None
+
+
+class _TensorScatter(Primitive):
+    """``TensorScatter<Op>()(input_x, indices, updates)``: a copy of ``input_x`` with
+    ``updates`` combined in at the positions the last dimension of ``indices`` addresses."""
+
+    dtypes: tuple[mstype.Type, ...] = mstype.number_type
+
+    def infer(self, x: Any, indices: Any, updates: Any) -> Spec:
+        check_tensor(self.name, "input_x", x, self.dtypes)
+        depth = _check_nd_indices(self.name, x, indices)
+        _check_updates(self.name, x, updates, indices.shape[:-1] + x.shape[depth:],
+                       f"indices.shape[:-1] + input_x.shape[{depth}:]")
+        return x.shape, x.dtype
+
+
+class TensorScatterUpdate(_TensorScatter):
+    """``input_x`` with ``updates`` written at ``indices`` (indices should not repeat)."""
+
+    dtypes = mstype.all_types
+
+    def bprop(self, x: Tensor, indices: Tensor, updates: Tensor, out: Tensor,
+              dout: Tensor) -> tuple:
+        return self(dout, indices, F.zeros_like(updates)), None, gather_nd(dout, indices)
+
+
+class TensorScatterSub(_TensorScatter):
+    """``input_x`` with ``updates`` subtracted at ``indices`` (repeats add up)."""
+
+    def bprop(self, x: Tensor, indices: Tensor, updates: Tensor, out: Tensor,
+              dout: Tensor) -> tuple:
+        return dout, None, F.neg(gather_nd(dout, indices))
+
+
+class _TensorScatterExtremum(_TensorScatter):
+    """TensorScatterMax/Min: the gradient goes to whichever of ``input_x`` and the updates
+    holds the result at each position (both where they tie)."""
+
+    def bprop(self, x: Tensor, indices: Tensor, updates: Tensor, out: Tensor,
+              dout: Tensor) -> tuple:
+        dx = F.mul(dout, F.cast(F.equal(x, out), dout.dtype))
+        picked = gather_nd(out, indices)
+        dupdates = F.mul(gather_nd(dout, indices), F.cast(F.equal(updates, picked), dout.dtype))
+        return dx, None, dupdates
+
+
+class TensorScatterMax(_TensorScatterExtremum):
+    """``input_x`` with each position at ``indices`` the maximum of itself and its updates."""
+
+
+class TensorScatterMin(_TensorScatterExtremum):
+    """``input_x`` with each position at ``indices`` the minimum of itself and its updates."""
+
+
+scatter_nd = ScatterNd()
+tensor_scatter_update = TensorScatterUpdate()
+

@@ -1,0 +1,183 @@
+"""Padding and resizing primitives of MindSpore's ``nn_ops``: Pad, MirrorPad and
+ResizeBilinear, each beside the backward primitive its gradient is written with."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from ember.common.tensor import Tensor
+from ember.ops import functional as F
+from ember.ops._rules import check_tensor
+from ember.ops.operations.nn_ops import _FLOAT, _check_bool, _check_choice, _check_rank, _is_ints
+from ember.ops.primitive import Primitive, Spec
+
+__all__ = ["MirrorPad", "Pad", "ResizeBilinear"]
+
+Paddings = tuple[tuple[int, int], ...]
+
+
+def _check_paddings(op: str, paddings: Any, x: Tensor | None = None) -> Paddings:
+    """((before, after), ...) of non-negative ints, one pair per axis of ``x`` where given."""
+    if (not isinstance(paddings, tuple | list)
+            or not all(_is_ints(p) and len(p) == 2 and min(p) >= 0 for p in paddings)):
+        raise ValueError(f"{op}: 'paddings' must be a tuple of (before, after) pairs of "
+                         f"non-negative ints, but got {paddings!r}")
+    pairs = tuple((int(p[0]), int(p[1])) for p in paddings)
+    if x is not None and len(pairs) != x.ndim:
+        raise ValueError(f"{op}: 'paddings' must have one pair per axis of x of shape "
+                         f"{list(x.shape)} ({x.ndim}), but got {len(pairs)}")
+    return pairs
+
+
+def _padded_shape(x: Tensor, pairs: Paddings) -> tuple[int, ...]:
+    return tuple(n + a + b for n, (a, b) in zip(x.shape, pairs))
+
+
+# -- MirrorPad and ResizeBilinear as linear maps along each axis (for kernels) -------------
+@functools.lru_cache(maxsize=64)
+def mirror_matrix(n: int, before: int, after: int, mode: str) -> np.ndarray:
+    """The (n + before + after, n) 0/1 matrix of MirrorPad along one axis."""
+    source = np.pad(np.arange(n), (before, after), mode="reflect" if mode == "REFLECT"
+                    else "symmetric")
+    m = np.zeros((len(source), n))
+    m[np.arange(len(source)), source] = 1
+    return m
+
+
+@functools.lru_cache(maxsize=64)
+def bilinear_matrix(n_in: int, n_out: int, align_corners: bool) -> np.ndarray:
+    """The (n_out, n_in) interpolation matrix of ResizeBilinear along one axis: output i
+    samples the input at ``i * scale``, between its two nearest elements."""
+    scale = ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0) if align_corners else n_in / n_out
+    at = np.arange(n_out) * scale
+    low = np.minimum(np.floor(at).astype(np.int64), n_in - 1)
+    high = np.minimum(low + 1, n_in - 1)
+    frac = at - low
+    m = np.zeros((n_out, n_in))
+    np.add.at(m, (np.arange(n_out), low), 1 - frac)
+    np.add.at(m, (np.arange(n_out), high), frac)
+    return m
+
+
+class Pad(Primitive):
+    """``x`` padded with zeros, ``paddings[i] = (before, after)`` along axis i:
+    ``Pad(paddings)(x)``."""
+
+    def __init__(self, paddings: tuple[tuple[int, int], ...]) -> None:
+        super().__init__()
+        self.paddings = _check_paddings(self.name, paddings)
+
+    def infer(self, x: Any) -> Spec:
+        check_tensor(self.name, "x", x)
+        _check_paddings(self.name, self.paddings, x)
+        return _padded_shape(x, self.paddings), x.dtype
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (F.tensor_slice(dout, tuple(a for a, _ in self.paddings), x.shape),)
+
+
+class _MirrorPadBase(Primitive):
+    def __init__(self, mode: str = "REFLECT") -> None:
+        super().__init__()
+        self.mode = _check_choice(self.name, "mode", mode, ("REFLECT", "SYMMETRIC"))
+
+    def prepare(self, args: tuple) -> tuple:
+        """``paddings`` given as a Tensor (as MindSpore takes it) becomes pairs of ints: the
+        output's shape depends on its value, which a graph must know when it is compiled."""
+        *rest, paddings = args
+        if isinstance(paddings, Tensor):
+            paddings = tuple(tuple(p) for p in paddings.asnumpy().tolist())
+        return (*rest, paddings)
+
+    def check(self, x: Tensor, paddings: Any) -> Paddings:
+        pairs = _check_paddings(self.name, paddings, x)
+        limit = 0 if self.mode == "REFLECT" else 1  # REFLECT leaves out the edge element
+        for axis, (n, pair) in enumerate(zip(x.shape, pairs)):
+            if max(pair) > n - 1 + limit:
+                raise ValueError(f"{self.name}: paddings {list(pair)} of axis {axis} must be at "
+                                 f"most {n - 1 + limit} (mode {self.mode!r}, x of shape "
+                                 f"{list(x.shape)})")
+        return pairs
+
+
+class MirrorPad(_MirrorPadBase):
+    """``x`` padded with its own mirror image: 'REFLECT' leaves out the edge element, as
+    [3 2 | 1 2 3 | 2 1]; 'SYMMETRIC' repeats it, as [2 1 | 1 2 3 | 3 2]:
+    ``MirrorPad(mode="REFLECT")(x, paddings)``, ``paddings`` of shape (rank, 2)."""
+
+    def infer(self, x: Any, paddings: Any) -> Spec:
+        check_tensor(self.name, "x", x)
+        return _padded_shape(x, self.check(x, paddings)), x.dtype
+
+    def bprop(self, x: Tensor, paddings: Any, out: Tensor, dout: Tensor) -> tuple:
+        grad = self.__dict__.setdefault("_grad", MirrorPadGrad(self.mode))
+        return grad(dout, paddings), None
+
+
+class MirrorPadGrad(_MirrorPadBase):
+    """The gradient of MirrorPad: each element of ``dy`` added back to the element of x it
+    mirrors: ``MirrorPadGrad(mode="REFLECT")(dy, paddings)``."""
+
+    def infer(self, dy: Any, paddings: Any) -> Spec:
+        check_tensor(self.name, "dy", dy)
+        pairs = _check_paddings(self.name, paddings, dy)
+        shape = tuple(n - a - b for n, (a, b) in zip(dy.shape, pairs))
+        if min(shape, default=1) < 1:
+            raise ValueError(f"{self.name}: paddings {[list(p) for p in pairs]} leave nothing "
+                             f"of dy of shape {list(dy.shape)}")
+        return shape, dy.dtype
+
+    def bprop(self, dy: Tensor, paddings: Any, out: Tensor, dout: Tensor) -> tuple:
+        return MirrorPad(self.mode)(dout, paddings), None
+
+
+class _ResizeBase(Primitive):
+    def __init__(self, align_corners: bool = False) -> None:
+        super().__init__()
+        self.align_corners = _check_bool(self.name, "align_corners", align_corners)
+
+
+class ResizeBilinear(_ResizeBase):
+    """NCHW ``x`` resized to ``size`` = (height, width) by bilinear interpolation; with
+    ``align_corners`` the corner pixels of input and output coincide, else the scale is
+    ``in / out``: ``ResizeBilinear(size, align_corners=False)(x)``."""
+
+    def __init__(self, size: tuple[int, int] | list[int], align_corners: bool = False) -> None:
+        super().__init__(align_corners)
+        if not isinstance(size, tuple | list):
+            raise TypeError(f"ResizeBilinear: 'size' must be a tuple or list of 2 ints, but got "
+                            f"{size!r}")
+        if not _is_ints(size) or len(size) != 2 or min(size) < 1:
+            raise ValueError(f"ResizeBilinear: 'size' must hold 2 positive ints, but got "
+                             f"{size!r}")
+        self.size = tuple(size)
+
+    def infer(self, x: Any) -> Spec:
+        check_tensor(self.name, "x", x, _FLOAT)
+        _check_rank(self.name, "x", x, (4,))
+        return (*x.shape[:2], *self.size), x.dtype
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        grad = self.__dict__.setdefault("_grad", ResizeBilinearGrad(self.align_corners))
+        return (grad(dout, x),)
+
+
+class ResizeBilinearGrad(_ResizeBase):
+    """The gradient of ResizeBilinear with respect to ``original_image``:
+    ``ResizeBilinearGrad(align_corners=False)(grads, original_image)``."""
+
+    def infer(self, grads: Any, original_image: Any) -> Spec:
+        check_tensor(self.name, "grads", grads, _FLOAT)
+        check_tensor(self.name, "original_image", original_image, _FLOAT)
+        _check_rank(self.name, "grads", grads, (4,))
+        _check_rank(self.name, "original_image", original_image, (4,))
+        return original_image.shape, original_image.dtype
+
+    def bprop(self, grads: Tensor, image: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        size = tuple(grads.shape[2:])
+        resize = self.__dict__.setdefault("_resize", {}).setdefault(
+            size, ResizeBilinear(size, self.align_corners))
+        return resize(dout), F.zeros_like(image)

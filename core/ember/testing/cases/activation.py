@@ -1,0 +1,115 @@
+"""Cases for the activations of ``ember.ops.operations.activation_ops`` and their gradients.
+
+References are the definitions in float64, written piecewise where the function has pieces.
+Softsign and FastGeLU skip the inf/NaN case: their formulas give NaN at an infinity (inf / inf,
+-inf * 0) on every backend, as in MindSpore, and NumPy warns while computing it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ember.ops import operations as P
+from ember.ops.operations import activation_ops as A
+from ember.testing.cases import FLOATS, OpCase
+from ember.testing.cases.array import sample
+from ember.testing.cases.nn import F64, Activation, activation_cases, away, unary
+
+
+def _elu(x: np.ndarray) -> np.ndarray:
+    return np.where(x > 0, x, np.expm1(np.minimum(x, 0)))
+
+
+def _hswish(x: np.ndarray) -> np.ndarray:
+    return np.where(x <= -3, 0.0, np.where(x >= 3, x, x * (x + 3) / 6))
+
+
+def _hsigmoid(x: np.ndarray) -> np.ndarray:
+    return np.where(x <= -3, 0.0, np.where(x >= 3, 1.0, (x + 3) / 6))
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x))
+
+
+def _fast_gelu(x: np.ndarray) -> np.ndarray:
+    """MindSpore's formula as documented."""
+    return x / (1 + np.exp(-1.702 * np.abs(x))) * np.exp(0.851 * (x - np.abs(x)))
+
+
+_TABLE: list[Activation] = [
+    ("Elu", P.Elu, _elu, (0.0,), FLOATS),
+    ("HSwish", P.HSwish, _hswish, (-3.0, 3.0), FLOATS),
+    ("HSigmoid", P.HSigmoid, _hsigmoid, (-3.0, 3.0), FLOATS),
+    ("Softplus", P.Softplus, lambda x: np.logaddexp(0, x), (), FLOATS),
+]
+_NO_EXTREMES: list[Activation] = [
+    ("Softsign", P.Softsign, lambda x: x / (1 + np.abs(x)), (0.0,), FLOATS),
+    ("FastGeLU", P.FastGeLU, _fast_gelu, (0.0,), FLOATS),
+]
+
+
+def _scaled(slope: Callable[[np.ndarray], np.ndarray]) -> Callable[..., np.ndarray]:
+    """The reference of a gradient primitive ``(dy, x) -> dy * slope(x)``, in float64."""
+    return lambda dy, x: (dy.astype(F64) * slope(x.astype(F64))).astype(dy.dtype)
+
+
+def _hswish_slope(x: np.ndarray) -> np.ndarray:
+    return np.where(x <= -3, 0.0, np.where(x >= 3, 1.0, (2 * x + 3) / 6))
+
+
+def _fast_gelu_slope(x: np.ndarray) -> np.ndarray:
+    s = _sigmoid(1.702 * x)
+    return s + 1.702 * x * s * (1 - s)
+
+
+def _prelu(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    wc = w.reshape((-1,) + (1,) * (x.ndim - 2)) if x.ndim > 1 else w
+    return np.where(x > 0, x, x * wc.astype(F64)).astype(x.dtype)
+
+
+def _prelu_grad(dy: np.ndarray, x: np.ndarray, w: np.ndarray) -> tuple:
+    wc = w.reshape((-1,) + (1,) * (x.ndim - 2)) if x.ndim > 1 else w
+    dx = np.where(x > 0, dy, dy * wc.astype(F64))
+    dw = np.where(x > 0, 0.0, dy.astype(F64) * x)
+    axes = tuple(i for i in range(x.ndim) if not (i == 1 and w.size > 1))
+    return dx.astype(x.dtype), dw.sum(axis=axes).reshape(w.shape).astype(w.dtype)
+
+
+def _prelu_inputs(x_shape: tuple[int, ...], channels: int) -> Callable[..., tuple]:
+    return lambda rng, dt: (away(rng, dt, *x_shape), rng.uniform(0.1, 0.5, channels).astype(dt))
+
+
+
+CASES: list[OpCase] = [
+    *activation_cases(_TABLE),
+    *activation_cases(_NO_EXTREMES, extremes=False),
+    OpCase("EluGrad/2d", "EluGrad", A.EluGrad,
+           lambda rng, dt: (sample(rng, dt, 3, 4), unary(_elu)(away(rng, dt, 3, 4))),
+           lambda dy, y: np.where(y > 0, dy, dy * (y.astype(F64) + 1)).astype(dy.dtype),
+           FLOATS, grad=(0, 1)),
+    OpCase("HSwishGrad/2d", "HSwishGrad", A.HSwishGrad,
+           lambda rng, dt: (sample(rng, dt, 3, 4), away(rng, dt, 3, 4, kinks=(-3.0, 3.0),
+                                                        low=-5, high=5)),
+           _scaled(_hswish_slope), FLOATS, grad=(0, 1)),
+    OpCase("HSigmoidGrad/2d", "HSigmoidGrad", A.HSigmoidGrad,
+           lambda rng, dt: (sample(rng, dt, 3, 4), away(rng, dt, 3, 4, kinks=(-3.0, 3.0),
+                                                        low=-5, high=5)),
+           _scaled(lambda x: ((x > -3) & (x < 3)) / 6), FLOATS, grad=(0, 1)),
+    OpCase("SoftplusGrad/2d", "SoftplusGrad", A.SoftplusGrad,
+           lambda rng, dt: (sample(rng, dt, 3, 4), sample(rng, dt, 3, 4) * 3),
+           _scaled(_sigmoid), FLOATS, grad=(0, 1)),
+    OpCase("FastGeLUGrad/2d", "FastGeLUGrad", A.FastGeLUGrad,
+           lambda rng, dt: (sample(rng, dt, 3, 4), sample(rng, dt, 3, 4) * 3),
+           _scaled(_fast_gelu_slope), FLOATS),
+    OpCase("PReLU/per-channel", "PReLU", P.PReLU, _prelu_inputs((2, 3, 4), 3), _prelu,
+           FLOATS, grad=(0, 1)),
+    OpCase("PReLU/shared-weight", "PReLU", P.PReLU, _prelu_inputs((2, 3, 2, 2), 1), _prelu,
+           FLOATS, grad=(0, 1)),
+    OpCase("PReLU/1d", "PReLU", P.PReLU, _prelu_inputs((5,), 1), _prelu, FLOATS, grad=(0, 1)),
+    OpCase("PReLUGrad/per-channel", "PReLUGrad", A.PReLUGrad,
+           lambda rng, dt: (sample(rng, dt, 2, 3, 4), *_prelu_inputs((2, 3, 4), 3)(rng, dt)),
+           _prelu_grad, FLOATS, tolerance={np.float16: (1e-2, 1e-2)}),
+]

@@ -1,0 +1,79 @@
+"""Cases for ``ember.ops.operations.dynamic_ops``: Unique and MaskedSelect (whose output
+shapes depend on values: Graph mode must refuse them), UniqueWithPad and DynamicShape.
+
+References walk the elements in order with plain Python.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember.ops import operations as P
+from ember.ops.operations import dynamic_ops
+from ember.testing.cases import INTS, OpCase
+from ember.testing.cases.array import ANY, NUMBERS, sample
+
+
+def _unique(x: np.ndarray, index_dtype: type = np.int32) -> tuple[np.ndarray, np.ndarray]:
+    seen: dict = {}
+    for value in x.tolist():
+        seen.setdefault(value, len(seen))
+    return (np.array(list(seen), x.dtype).reshape(-1),
+            np.array([seen[v] for v in x.tolist()], index_dtype).reshape(x.shape))
+
+
+def _unique_with_pad(x: np.ndarray, pad: int) -> tuple[np.ndarray, np.ndarray]:
+    y, idx = _unique(x, x.dtype.type)
+    return np.concatenate([y, np.full(len(x) - len(y), pad, x.dtype)]), idx
+
+
+def _masked_select(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    shape = np.broadcast_shapes(x.shape, mask.shape)
+    xs, ms = np.broadcast_to(x, shape), np.broadcast_to(mask, shape)
+    return np.array([xs[at] for at in np.ndindex(shape) if ms[at]], x.dtype).reshape(-1)
+
+
+def _masked_select_grad(x: np.ndarray, mask: np.ndarray, grad: np.ndarray) -> np.ndarray:
+    shape = np.broadcast_shapes(x.shape, mask.shape)
+    out = np.zeros(x.shape, x.dtype)
+    ms = np.broadcast_to(mask, shape)
+    chosen = iter(grad)
+    for at in np.ndindex(shape):
+        if ms[at]:
+            out[tuple(a if n > 1 else 0 for a, n in zip(at[len(shape) - x.ndim:], x.shape))] \
+                += next(chosen)
+    return out
+
+
+def _repeats(rng: np.random.Generator, dt: type, n: int) -> np.ndarray:
+    """``n`` values with repeats: a few distinct ones drawn with replacement."""
+    pool = sample(rng, dt, 4)
+    return pool[rng.integers(0, 4, n)]
+
+
+CASES: list[OpCase] = [
+    OpCase("Unique/repeats", "Unique", P.Unique,
+           lambda rng, dt: (_repeats(rng, dt, 9),), _unique, ANY, graph=False),
+    OpCase("Unique/empty", "Unique", P.Unique,
+           lambda rng, dt: (sample(rng, dt, 0),), _unique, ANY, graph=False),
+    OpCase("UniqueWithPad/repeats", "UniqueWithPad", P.UniqueWithPad,
+           lambda rng, dt: (_repeats(rng, dt, 9), -1), _unique_with_pad, INTS),
+    OpCase("UniqueWithPad/documented", "UniqueWithPad", P.UniqueWithPad,
+           lambda rng, dt: (np.array([1, 1, 5, 5, 4, 4, 3, 3, 2, 2], dt), 0),
+           _unique_with_pad, INTS),
+    OpCase("MaskedSelect/broadcast-mask", "MaskedSelect", P.MaskedSelect,
+           lambda rng, dt: (sample(rng, dt, 2, 3), sample(rng, np.bool_, 3)),
+           _masked_select, ANY, grad=(0,), graph=False),
+    OpCase("MaskedSelect/broadcast-x", "MaskedSelect", P.MaskedSelect,
+           lambda rng, dt: (sample(rng, dt, 2, 1), sample(rng, np.bool_, 2, 3)),
+           _masked_select, ANY, grad=(0,), graph=False),
+    OpCase("MaskedSelectGrad/broadcast-x", "MaskedSelectGrad", dynamic_ops.MaskedSelectGrad,
+           lambda rng, dt: (sample(rng, dt, 2, 1), np.array([[1, 0, 1], [0, 1, 1]], bool),
+                            sample(rng, dt, 4)),
+           _masked_select_grad, NUMBERS),
+    OpCase("DynamicShape/3d", "DynamicShape", P.DynamicShape,
+           lambda rng, dt: (sample(rng, dt, 2, 0, 3),),
+           lambda x: np.array(x.shape, np.int32), ANY),
+    OpCase("DynamicShape/0d", "DynamicShape", P.DynamicShape,
+           lambda rng, dt: (sample(rng, dt),), lambda x: np.zeros(0, np.int32), ANY),
+]

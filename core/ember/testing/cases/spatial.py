@@ -1,0 +1,172 @@
+"""Cases for Pad, MirrorPad and ResizeBilinear of ``ember.ops.operations.spatial_ops``.
+
+References are written from the definitions: padding places x inside zeros; mirror padding
+maps every output index to the input index it mirrors; bilinear resizing interpolates each
+output pixel from its four nearest input pixels, and its gradient scatters back to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ember.ops import operations as P
+from ember.ops.operations import spatial_ops
+from ember.testing.cases import FLOATS, OpCase
+from ember.testing.cases.array import ANY, sample
+from ember.testing.cases.nn import F64
+
+
+def _pad(paddings: tuple) -> Callable[[np.ndarray], np.ndarray]:
+    def reference(x: np.ndarray) -> np.ndarray:
+        shape = tuple(n + a + b for n, (a, b) in zip(x.shape, paddings))
+        out = np.zeros(shape, x.dtype)
+        out[tuple(slice(a, a + n) for n, (a, _) in zip(x.shape, paddings))] = x
+        return out
+
+    return reference
+
+
+def _source(n: int, before: int, after: int, mode: str) -> np.ndarray:
+    """For each index of the padded axis, the index of x it holds."""
+    j = np.arange(-before, n + after)
+    edge = 0 if mode == "REFLECT" else 1  # SYMMETRIC repeats the edge element
+    j = np.where(j < 0, -j - edge, j)
+    return np.where(j >= n, 2 * n - 2 + edge - j, j)
+
+
+def _index(shape: tuple[int, ...], paddings: Any, mode: str) -> tuple:
+    return np.ix_(*(_source(n, a, b, mode) for n, (a, b) in zip(shape, paddings)))
+
+
+def _mirror_pad(mode: str) -> Callable[..., np.ndarray]:
+    return lambda x, paddings: x[_index(x.shape, paddings, mode)]
+
+
+def _mirror_pad_grad(mode: str) -> Callable[..., np.ndarray]:
+    def reference(dy: np.ndarray, paddings: Any) -> np.ndarray:
+        shape = tuple(n - a - b for n, (a, b) in zip(dy.shape, paddings))
+        dx = np.zeros(shape, F64)
+        np.add.at(dx, _index(shape, paddings, mode), dy)
+        return dx.astype(dy.dtype)
+
+    return reference
+
+
+_MIRRORS = [  # (id, x shape, paddings, mode, check gradients)
+    ("reflect-2d", (3, 4), ((1, 2), (2, 3)), "REFLECT", True),
+    ("symmetric-2d", (3, 4), ((3, 1), (0, 4)), "SYMMETRIC", True),
+    ("reflect-4d-hw", (1, 2, 3, 3), ((0, 0), (0, 0), (2, 1), (1, 2)), "REFLECT", True),
+    ("symmetric-1d", (2,), ((2, 2),), "SYMMETRIC", False),
+]
+
+
+def _mirror_cases() -> list[OpCase]:
+    cases = []
+    for name, shape, paddings, mode, grad in _MIRRORS:
+        padded = tuple(n + a + b for n, (a, b) in zip(shape, paddings))
+        cases += [
+            OpCase(f"MirrorPad/{name}", "MirrorPad", lambda m=mode: P.MirrorPad(m),
+                   lambda rng, dt, s=shape, p=paddings: (sample(rng, dt, *s), p),
+                   _mirror_pad(mode), ANY if not grad else FLOATS, (0,) if grad else ()),
+            OpCase(f"MirrorPadGrad/{name}", "MirrorPadGrad",
+                   lambda m=mode: spatial_ops.MirrorPadGrad(m),
+                   lambda rng, dt, s=padded, p=paddings: (sample(rng, dt, *s), p),
+                   _mirror_pad_grad(mode), FLOATS, (0,) if grad else ()),
+        ]
+    return cases
+
+
+def _scale(n_in: int, n_out: int, align_corners: bool) -> float:
+    if align_corners:
+        return (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    return n_in / n_out
+
+
+def _taps(n_in: int, n_out: int, align_corners: bool) -> list[tuple[int, int, float]]:
+    """(lower index, upper index, weight of the upper) for every output index."""
+    taps = []
+    for i in range(n_out):
+        at = i * _scale(n_in, n_out, align_corners)
+        low = min(int(np.floor(at)), n_in - 1)
+        taps.append((low, min(low + 1, n_in - 1), at - low))
+    return taps
+
+
+def _corners(image_hw: tuple[int, ...], out_hw: tuple[int, ...], align_corners: bool) -> Any:
+    """(p, q, [(row, column, weight) of its four input pixels]) for every output pixel."""
+    rows = _taps(image_hw[0], out_hw[0], align_corners)
+    cols = _taps(image_hw[1], out_hw[1], align_corners)
+    for p, (r0, r1, fy) in enumerate(rows):
+        for q, (c0, c1, fx) in enumerate(cols):
+            yield p, q, [(r0, c0, (1 - fy) * (1 - fx)), (r0, c1, (1 - fy) * fx),
+                         (r1, c0, fy * (1 - fx)), (r1, c1, fy * fx)]
+
+
+def _resize(size: tuple[int, int], align_corners: bool) -> Callable[[np.ndarray], np.ndarray]:
+    def reference(x: np.ndarray) -> np.ndarray:
+        out = np.zeros((*x.shape[:2], *size))
+        for p, q, corners in _corners(x.shape[2:], size, align_corners):
+            out[:, :, p, q] = sum(w * x[:, :, r, c].astype(F64) for r, c, w in corners)
+        return out.astype(x.dtype)
+
+    return reference
+
+
+def _resize_grad(align_corners: bool) -> Callable[..., np.ndarray]:
+    def reference(grads: np.ndarray, image: np.ndarray) -> np.ndarray:
+        dx = np.zeros(image.shape)
+        for p, q, corners in _corners(image.shape[2:], grads.shape[2:], align_corners):
+            for r, c, w in corners:
+                dx[:, :, r, c] += w * grads[:, :, p, q]
+        return dx.astype(image.dtype)
+
+    return reference
+
+
+_RESIZES = [  # (id, x shape, size, align_corners, check gradients)
+    ("up", (1, 2, 3, 4), (5, 7), False, True),
+    ("down", (2, 1, 5, 6), (2, 4), False, True),
+    ("up-align-corners", (1, 2, 3, 4), (5, 7), True, True),
+    ("to-1x1-align-corners", (1, 1, 3, 3), (1, 1), True, False),
+    ("same-size", (1, 1, 2, 3), (2, 3), False, False),
+]
+
+
+def _resize_cases() -> list[OpCase]:
+    cases = []
+    for name, shape, size, align, grad in _RESIZES:
+        out_shape = (*shape[:2], *size)
+        cases += [
+            OpCase(f"ResizeBilinear/{name}", "ResizeBilinear",
+                   lambda s=size, a=align: P.ResizeBilinear(s, a),
+                   lambda rng, dt, s=shape: (sample(rng, dt, *s),), _resize(size, align),
+                   FLOATS, (0,) if grad else ()),
+            OpCase(f"ResizeBilinearGrad/{name}", "ResizeBilinearGrad",
+                   lambda a=align: spatial_ops.ResizeBilinearGrad(a),
+                   lambda rng, dt, s=shape, o=out_shape: (sample(rng, dt, *o),
+                                                          sample(rng, dt, *s)),
+                   _resize_grad(align), FLOATS, (0,) if grad else (),
+                   {np.float16: (1e-2, 1e-2)}),
+        ]
+    return cases
+
+
+_PADS = [  # (id, x shape, paddings, dtypes, check gradients)
+    ("2d", (2, 3), ((1, 2), (0, 3)), ANY, False),
+    ("2d-grad", (2, 3), ((1, 2), (0, 3)), FLOATS, True),
+    ("4d-hw", (1, 2, 3, 2), ((0, 0), (0, 0), (2, 1), (1, 1)), FLOATS, True),
+    ("none", (3,), ((0, 0),), FLOATS, False),
+    ("empty", (0, 2), ((1, 1), (1, 0)), FLOATS, False),
+]
+
+CASES: list[OpCase] = [
+    *(OpCase(f"Pad/{name}", "Pad", lambda p=paddings: P.Pad(p),
+             lambda rng, dt, s=shape: (sample(rng, dt, *s),), _pad(paddings), dtypes,
+             (0,) if grad else ())
+      for name, shape, paddings, dtypes, grad in _PADS),
+    *_mirror_cases(),
+    *_resize_cases(),
+]

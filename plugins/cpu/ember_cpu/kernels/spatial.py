@@ -1,0 +1,67 @@
+"""Kernels of Pad, MirrorPad and ResizeBilinear and their gradients, on NumPy.
+
+MirrorPad and ResizeBilinear are linear maps applied along each axis on its own: along one
+axis, output = M @ input for a small matrix M that the primitive's module gives (a 0/1
+selection for MirrorPad, two interpolation weights per row for ResizeBilinear); the gradients
+apply the transposes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember.ops.operations.spatial_ops import bilinear_matrix, mirror_matrix
+
+
+def _along(x, matrices, transpose=False):
+    """``x`` with ``matrices[i]`` (or its transpose) applied along axis i; None leaves the
+    axis as it is."""
+    for axis, m in enumerate(matrices):
+        if m is not None:
+            x = np.moveaxis(np.tensordot(m.T if transpose else m, x, axes=(1, axis)), 0, axis)
+    return x
+
+
+def _wide(x):
+    return np.promote_types(x.dtype, np.float32)
+
+
+def _mirror_pad_grad(prim):
+    def kernel(dy, paddings):
+        ms = [mirror_matrix(n - a - b, a, b, prim.mode) if a or b else None
+              for n, (a, b) in zip(dy.shape, paddings)]
+        return _along(dy, [None if m is None else m.astype(dy.dtype) for m in ms],
+                      transpose=True)
+
+    return kernel
+
+
+def _bilinear(align_corners, image_hw, out_hw, dtype):
+    return [None, None, *(bilinear_matrix(i, o, align_corners).astype(dtype)
+                          for i, o in zip(image_hw, out_hw))]
+
+
+def _resize_bilinear(prim):
+    def kernel(x):
+        ms = _bilinear(prim.align_corners, x.shape[2:], prim.size, _wide(x))
+        return _along(x.astype(_wide(x), copy=False), ms).astype(x.dtype, copy=False)
+
+    return kernel
+
+
+def _resize_bilinear_grad(prim):
+    def kernel(grads, image):
+        ms = _bilinear(prim.align_corners, image.shape[2:], grads.shape[2:], _wide(grads))
+        dx = _along(grads.astype(_wide(grads), copy=False), ms, transpose=True)
+        return dx.astype(image.dtype, copy=False)
+
+    return kernel
+
+
+KERNELS = {
+    "Pad": lambda prim: lambda x: np.pad(x, prim.paddings),
+    "MirrorPad": lambda prim: lambda x, paddings: np.pad(x, paddings, mode=prim.mode.lower()),
+    "MirrorPadGrad": _mirror_pad_grad,
+    "ResizeBilinear": _resize_bilinear,
+    "ResizeBilinearGrad": _resize_bilinear_grad,
+}

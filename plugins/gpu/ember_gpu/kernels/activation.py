@@ -1,0 +1,67 @@
+"""Kernels of the activations in ``activation_ops`` and their gradients, on TensorFlow."""
+
+from __future__ import annotations
+
+from ember_gpu.device import import_tensorflow
+
+tf = import_tensorflow()
+raw = tf.raw_ops
+
+
+def _hswish(x):
+    """Piecewise, so that -inf gives 0 (the formula's -inf * 0 is NaN)."""
+    three = tf.constant(3, x.dtype)
+    return tf.where(x <= -three, tf.zeros_like(x), tf.where(x >= three, x, x * (x + three) / 6))
+
+
+def _hswish_grad(dy, x):
+    three = tf.constant(3, x.dtype)
+    slope = tf.where(x <= -three, tf.zeros_like(x),
+                     tf.where(x >= three, tf.ones_like(x), (2 * x + three) / 6))
+    return dy * slope
+
+
+def _hsigmoid_grad(dy, x):
+    inside = tf.cast((x > -3) & (x < 3), dy.dtype)
+    return dy * inside / 6
+
+
+def _fast_gelu_grad(dy, x):
+    s = tf.sigmoid(1.702 * x)
+    return dy * (s + 1.702 * x * s * (1 - s))
+
+
+def _channel_weight(x, weight):
+    """PReLU's weight laid along axis 1 of ``x`` (or one value for all)."""
+    rank = len(x.shape)
+    return tf.reshape(weight, [-1] + [1] * (rank - 2)) if rank > 1 else weight
+
+
+def _prelu(x, weight):
+    return tf.where(x > 0, x, x * _channel_weight(x, weight))
+
+
+def _prelu_grad(dy, x, weight):
+    positive = x > 0
+    dx = tf.where(positive, dy, dy * _channel_weight(x, weight))
+    dw = tf.where(positive, tf.zeros_like(dy), dy * x)
+    rank, per_channel = len(x.shape), weight.shape[0] > 1
+    axes = [i for i in range(rank) if not (i == 1 and per_channel)]
+    return dx, tf.reshape(tf.reduce_sum(dw, axes), weight.shape)
+
+
+KERNELS = {
+    "Elu": lambda p: lambda x: raw.Elu(features=x),
+    "EluGrad": lambda p: lambda dy, y: raw.EluGrad(gradients=dy, outputs=y),
+    "HSwish": lambda p: _hswish,
+    "HSwishGrad": lambda p: _hswish_grad,
+    "HSigmoid": lambda p: lambda x: raw.Relu6(features=x + 3) / 6,
+    "HSigmoidGrad": lambda p: _hsigmoid_grad,
+    "Softplus": lambda p: lambda x: raw.Softplus(features=x),
+    "SoftplusGrad": lambda p: lambda dy, x: raw.SoftplusGrad(gradients=dy, features=x),
+    "Softsign": lambda p: lambda x: raw.Softsign(features=x),
+    "FastGeLU": lambda p: lambda x: x * tf.sigmoid(1.702 * x),
+    "FastGeLUGrad": lambda p: _fast_gelu_grad,
+    "PReLU": lambda p: _prelu,
+    "PReLUGrad": lambda p: _prelu_grad,
+}

@@ -1,0 +1,66 @@
+"""Kernels of Pad, MirrorPad and ResizeBilinear and their gradients, on TensorFlow.
+
+ResizeBilinear and MirrorPadGrad apply, along each axis, the small matrices of these linear
+maps that the primitives' module gives (TF's own resize ops compute float64 in float32).
+"""
+
+from __future__ import annotations
+
+from ember.ops.operations.spatial_ops import bilinear_matrix, mirror_matrix
+from ember_gpu.device import import_tensorflow
+
+tf = import_tensorflow()
+raw = tf.raw_ops
+
+
+def _along(x, matrices, transpose=False):
+    """``x`` with ``matrices[i]`` (NumPy, or its transpose) applied along axis i; None leaves
+    the axis as it is."""
+    for axis, m in enumerate(matrices):
+        if m is not None:
+            m = tf.constant(m.T if transpose else m, x.dtype)
+            x = tf.experimental.numpy.moveaxis(tf.tensordot(m, x, [[1], [axis]]), 0, axis)
+    return x
+
+
+def _wide(x):
+    return tf.cast(x, tf.float64 if x.dtype == tf.float64 else tf.float32)
+
+
+def _mirror_pad_grad(prim):
+    def kernel(dy, paddings):
+        ms = [mirror_matrix(n - a - b, a, b, prim.mode) if a or b else None
+              for n, (a, b) in zip(dy.shape, paddings)]
+        return _along(dy, ms, transpose=True)
+
+    return kernel
+
+
+def _bilinear(prim, image_hw, out_hw):
+    return [None, None, *(bilinear_matrix(i, o, prim.align_corners)
+                          for i, o in zip(image_hw, out_hw))]
+
+
+def _resize_bilinear(prim):
+    def kernel(x):
+        return tf.cast(_along(_wide(x), _bilinear(prim, x.shape[2:], prim.size)), x.dtype)
+
+    return kernel
+
+
+def _resize_bilinear_grad(prim):
+    def kernel(grads, image):
+        ms = _bilinear(prim, image.shape[2:], grads.shape[2:])
+        return tf.cast(_along(_wide(grads), ms, transpose=True), image.dtype)
+
+    return kernel
+
+
+KERNELS = {
+    "Pad": lambda prim: lambda x: tf.pad(x, prim.paddings),
+    "MirrorPad": lambda prim: lambda x, paddings: raw.MirrorPad(input=x, paddings=paddings,
+                                                                mode=prim.mode),
+    "MirrorPadGrad": _mirror_pad_grad,
+    "ResizeBilinear": _resize_bilinear,
+    "ResizeBilinearGrad": _resize_bilinear_grad,
+}
