@@ -768,6 +768,10 @@ def _max_pool_mask_backward(dout, x, mask, k, s, p, d, ceil) -> tuple:
     return (padded[:, :, p[0]:p[0] + x.shape[2], p[1]:p[1] + x.shape[3]].astype(dout.dtype),)
 
 
+def _erf(x: np.ndarray) -> np.ndarray:
+    return np.vectorize(math.erf, otypes=[float])(x.astype(np.float64))
+
+
 _GELU_C, _GELU_A = np.sqrt(2 / np.pi), 0.044715
 
 
@@ -778,7 +782,7 @@ def _gelu(x: np.ndarray, approximate: int) -> np.ndarray:
     w = x.astype(np.float64)
     if approximate:
         return 0.5 * w * (1 + np.tanh(_GELU_C * (w + _GELU_A * w ** 3)))
-    return 0.5 * w * (1 + np.vectorize(math.erf, otypes=[float])(w / np.sqrt(2)))
+    return 0.5 * w * (1 + _erf(w / np.sqrt(2)))
 
 
 def _gelu_backward(g: np.ndarray, x: np.ndarray, approximate: str) -> np.ndarray:
@@ -806,6 +810,13 @@ def _avg_pool_backward(dout, x, k, s, p, ceil, include_pad, divisor, cube) -> tu
         for j in range(k[1]):
             padded[:, :, i:i + ho * s[0]:s[0], j:j + wo * s[1]:s[1]] += share
     return (padded[:, :, p[0]:p[0] + x.shape[2], p[1]:p[1] + x.shape[3]].astype(dout.dtype),)
+
+
+def _elu_backward(g, alpha, scale, input_scale, is_result, y) -> tuple:
+    if not is_result:
+        raise ValueError("the double models EluBackward from its result only")
+    negative = input_scale * (y / scale + alpha) * scale  # d/dx of scale*alpha*expm1(s x)
+    return (np.where(y > 0, g * scale, g * negative).astype(g.dtype),)
 
 
 def _nd_index(index: np.ndarray, negative: bool) -> tuple:
@@ -857,6 +868,16 @@ OPS: dict[str, Op] = {
     "Mul": _elementwise(np.multiply, 2),
     "Div": _elementwise(np.true_divide, 2),
     "PowTensorTensor": _elementwise(np.power, 2),
+    "Atan2": _elementwise(np.arctan2, 2),
+    "FloorDivide": _elementwise(np.floor_divide, 2),
+    "RemainderTensorTensor": _elementwise(np.remainder, 2),
+    "FmodTensor": _elementwise(np.fmod, 2),
+    "TruncateDiv": _elementwise(lambda x, y: np.trunc(x / y) if x.dtype.kind == "f" else
+                                np.fix(np.true_divide(x, y)), 2),
+    "XLogYTensor": _elementwise(lambda x, y: np.where(x == 0, 0, x * np.log(y)), 2),
+    "BitwiseAndTensor": _elementwise(np.bitwise_and, 2),
+    "BitwiseOrTensor": _elementwise(np.bitwise_or, 2),
+    "BitwiseXorTensor": _elementwise(np.bitwise_xor, 2),
     "Maximum": _elementwise(np.maximum, 2),
     "Minimum": _elementwise(np.minimum, 2),
     "EqTensor": _elementwise(np.equal, 2, np.bool_),
@@ -883,6 +904,40 @@ OPS: dict[str, Op] = {
     "Square": _elementwise(np.square, 1),
     "Sign": _elementwise(np.sign, 1),
     "Tanh": _elementwise(np.tanh, 1),
+    "Expm1": _elementwise(np.expm1, 1),
+    "Log1p": _elementwise(np.log1p, 1),
+    "Sin": _elementwise(np.sin, 1),
+    "Cos": _elementwise(np.cos, 1),
+    "Tan": _elementwise(np.tan, 1),
+    "Sinh": _elementwise(np.sinh, 1),
+    "Cosh": _elementwise(np.cosh, 1),
+    "Asin": _elementwise(np.arcsin, 1),
+    "Acos": _elementwise(np.arccos, 1),
+    "Atan": _elementwise(np.arctan, 1),
+    "Asinh": _elementwise(np.arcsinh, 1),
+    "Acosh": _elementwise(np.arccosh, 1),
+    "Atanh": _elementwise(np.arctanh, 1),
+    "Erf": _elementwise(lambda x: _erf(x), 1),
+    "Erfc": _elementwise(lambda x: 1 - _erf(x), 1),
+    "Floor": _elementwise(np.floor, 1),
+    "Ceil": _elementwise(np.ceil, 1),
+    "Round": _elementwise(np.round, 1),  # half to even (assumed, as torch.round)
+    "IsFinite": _elementwise(np.isfinite, 1, np.bool_),
+    "IsInf": _elementwise(np.isinf, 1, np.bool_),
+    "Softsign": _elementwise(lambda x: x / (1 + np.abs(x)), 1),
+    "BitwiseNot": _elementwise(np.invert, 1),
+    "Elu": _elementwise(lambda x, alpha, scale, input_scale: scale * np.where(
+        x > 0, x, alpha * np.expm1(np.minimum(x, 0) * input_scale)), 4),
+    "EluBackward": Op(_elu_backward, (6,)),
+    "Softplus": _elementwise(lambda x, beta, threshold: np.where(
+        x * beta > threshold, x, np.logaddexp(0, x * beta) / beta), 3),
+    "SoftplusBackward": _elementwise(lambda g, x, beta, threshold: np.where(
+        x * beta > threshold, g, g / (1 + np.exp(-x * beta))), 4),
+    "Hardswish": _elementwise(lambda x: x * np.clip(x + 3, 0, 6) / 6, 1),
+    "HardswishBackward": _elementwise(
+        lambda g, x: g * np.where(x <= -3, 0, np.where(x >= 3, 1, (2 * x + 3) / 6)), 2),
+    "Hardsigmoid": _elementwise(lambda x: np.clip(x + 3, 0, 6) / 6, 1),
+    "HardsigmoidBackward": _elementwise(lambda g, x: g * ((x > -3) & (x < 3)) / 6, 2),
     "Sigmoid": _elementwise(lambda x: 1 / (1 + np.exp(-x)), 1),
     "Relu": _elementwise(lambda x: np.maximum(x, 0), 1),
     "ThresholdBackward": _elementwise(lambda g, x, t: np.where(x > t, g, 0), 3),
@@ -910,6 +965,10 @@ OPS: dict[str, Op] = {
     "Amin": _reduce(np.min, False),
     "ArgMax": Op(lambda x, d, keep: (np.asarray(np.argmax(x, axis=d, keepdims=keep),
                                                 np.int64),), (3,)),
+    "ArgMin": Op(lambda x, d, keep: (np.asarray(np.argmin(x, axis=d, keepdims=keep),
+                                                np.int64),), (3,)),
+    "All": _reduce(np.all, False),
+    "Any": _reduce(np.any, False),
     "Cast": Op(lambda x, dtype: (x.astype(dtype),), (2,)),
     "Permute": Op(lambda x, dims: (np.transpose(x, dims),), (2,)),
     "Expand": Op(lambda x, size: (np.broadcast_to(x, size).copy(),), (2,)),

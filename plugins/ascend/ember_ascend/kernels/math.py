@@ -7,42 +7,29 @@ from typing import Any
 import numpy as np
 
 from ember_ascend.device import AscendDevice, DeviceArray, DType, IntArray, Scalar, transposed
-
-
-def _binary(op: str, alpha: int | None = None, out_dtype: Any = None) -> Any:
-    """``op(x, y) -> out`` with NumPy broadcasting (Add and Sub take an alpha scalar)."""
-    def factory(prim: Any, dev: AscendDevice) -> Any:
-        def kernel(x: DeviceArray, y: DeviceArray) -> DeviceArray:
-            out = dev.empty(np.broadcast_shapes(x.shape, y.shape), out_dtype or x.dtype)
-            extra = () if alpha is None else (Scalar(alpha, x.dtype),)
-            dev.aclnn(op, x, y, *extra, out)
-            return out
-
-        return kernel
-
-    return factory
-
-
-def _unary(op: str) -> Any:
-    def factory(prim: Any, dev: AscendDevice) -> Any:
-        def kernel(x: DeviceArray) -> DeviceArray:
-            out = dev.empty(x.shape, x.dtype)
-            dev.aclnn(op, x, out)
-            return out
-
-        return kernel
-
-    return factory
+from ember_ascend.kernels.common import binary, unary
 
 
 def _integer_division(prim: Any, dev: AscendDevice) -> Any:
-    divide = _binary("Div")(prim, dev)
+    divide = binary("Div")(prim, dev)
 
     def kernel(x: DeviceArray, y: DeviceArray) -> DeviceArray:
         if x.dtype.kind != "f":
             raise TypeError(f"{prim.name} of {x.dtype}: aclnnDiv divides in floating point; "
                             "this backend runs it on float16, float32 and float64 only")
         return divide(x, y)
+
+    return kernel
+
+
+def _squared_difference(prim: Any, dev: AscendDevice) -> Any:
+    subtract = binary("Sub", alpha=1)(prim, dev)
+
+    def kernel(x: DeviceArray, y: DeviceArray) -> DeviceArray:
+        difference = subtract(x, y)
+        out = dev.empty(difference.shape, difference.dtype)
+        dev.aclnn("Square", difference, out)
+        return out
 
     return kernel
 
@@ -134,11 +121,12 @@ def _mean(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-def _argmax_to(dev: AscendDevice, x: DeviceArray, axis: int, keep: bool,
-               dtype: Any) -> DeviceArray:
+def _index_of(op: str, dev: AscendDevice, x: DeviceArray, axis: int, keep: bool,
+              dtype: Any) -> DeviceArray:
+    """aclnnArgMax/ArgMin (int64) over ``axis``, cast to ``dtype``."""
     axis %= x.ndim
     index = dev.empty(_reduced_shape(x, (axis,), keep), np.int64)
-    dev.aclnn("ArgMax", x, axis, keep, index)
+    dev.aclnn(op, x, axis, keep, index)
     if np.dtype(dtype) == index.dtype:
         return index
     out = dev.empty(index.shape, dtype)
@@ -146,21 +134,27 @@ def _argmax_to(dev: AscendDevice, x: DeviceArray, axis: int, keep: bool,
     return out
 
 
-def _argmax(prim: Any, dev: AscendDevice) -> Any:
-    axis, dtype = prim.axis, prim.output_type.np_dtype
-    return lambda x: _argmax_to(dev, x, axis, False, dtype)
+def _arg_index(op: str) -> Any:
+    def factory(prim: Any, dev: AscendDevice) -> Any:
+        axis, dtype = prim.axis, prim.output_type.np_dtype
+        return lambda x: _index_of(op, dev, x, axis, False, dtype)
+
+    return factory
 
 
-def _argmax_with_value(prim: Any, dev: AscendDevice) -> Any:
-    axis, keep = prim.axis, prim.keep_dims
+def _arg_with_value(op: str, extreme: str) -> Any:
+    def factory(prim: Any, dev: AscendDevice) -> Any:
+        axis, keep = prim.axis, prim.keep_dims
 
-    def kernel(x: DeviceArray) -> tuple[DeviceArray, DeviceArray]:
-        index = _argmax_to(dev, x, axis, keep, np.int32)
-        values = dev.empty(index.shape, x.dtype)
-        dev.aclnn("Amax", x, IntArray((axis % x.ndim,)), keep, values)
-        return index, values
+        def kernel(x: DeviceArray) -> tuple[DeviceArray, DeviceArray]:
+            index = _index_of(op, dev, x, axis, keep, np.int32)
+            values = dev.empty(index.shape, x.dtype)
+            dev.aclnn(extreme, x, IntArray((axis % x.ndim,)), keep, values)
+            return index, values
 
-    return kernel
+        return kernel
+
+    return factory
 
 
 def _matmul(op: str) -> Any:
@@ -191,33 +185,67 @@ def _select(prim: Any, dev: AscendDevice) -> Any:
 
 
 KERNELS = {
-    "Add": _binary("Add", alpha=1),
-    "Sub": _binary("Sub", alpha=1),
-    "Mul": _binary("Mul"),
+    "Add": binary("Add", alpha=1),
+    "TensorAdd": binary("Add", alpha=1),
+    "Sub": binary("Sub", alpha=1),
+    "Mul": binary("Mul"),
     "Div": _integer_division,
     "RealDiv": _integer_division,
-    "Pow": _binary("PowTensorTensor"),
-    "Maximum": _binary("Maximum"),
-    "Minimum": _binary("Minimum"),
-    "Equal": _binary("EqTensor", out_dtype=np.bool_),
-    "NotEqual": _binary("NeTensor", out_dtype=np.bool_),
-    "Greater": _binary("GtTensor", out_dtype=np.bool_),
-    "GreaterEqual": _binary("GeTensor", out_dtype=np.bool_),
-    "Less": _binary("LtTensor", out_dtype=np.bool_),
-    "LessEqual": _binary("LeTensor", out_dtype=np.bool_),
-    "LogicalAnd": _binary("LogicalAnd"),
-    "LogicalOr": _binary("LogicalOr"),
-    "LogicalNot": _unary("LogicalNot"),
+    "Pow": binary("PowTensorTensor"),
+    "Atan2": binary("Atan2"),
+    "FloorDiv": binary("FloorDivide"),
+    "FloorMod": binary("RemainderTensorTensor"),
+    "TruncateMod": binary("FmodTensor"),
+    "TruncateDiv": binary("TruncateDiv"),
+    "SquaredDifference": _squared_difference,
+    "Xlogy": binary("XLogYTensor"),
+    "BitwiseAnd": binary("BitwiseAndTensor"),
+    "BitwiseOr": binary("BitwiseOrTensor"),
+    "BitwiseXor": binary("BitwiseXorTensor"),
+    "Maximum": binary("Maximum"),
+    "Minimum": binary("Minimum"),
+    "Equal": binary("EqTensor", out_dtype=np.bool_),
+    "NotEqual": binary("NeTensor", out_dtype=np.bool_),
+    "Greater": binary("GtTensor", out_dtype=np.bool_),
+    "GreaterEqual": binary("GeTensor", out_dtype=np.bool_),
+    "Less": binary("LtTensor", out_dtype=np.bool_),
+    "LessEqual": binary("LeTensor", out_dtype=np.bool_),
+    "LogicalAnd": binary("LogicalAnd"),
+    "LogicalOr": binary("LogicalOr"),
+    "LogicalNot": unary("LogicalNot"),
     "Select": _select,
-    "Neg": _unary("Neg"),
-    "Square": _unary("Square"),
-    "Abs": _unary("Abs"),
-    "Sign": _unary("Sign"),
-    "Exp": _unary("Exp"),
-    "Log": _unary("Log"),
-    "Sqrt": _unary("Sqrt"),
-    "Rsqrt": _unary("Rsqrt"),
-    "Reciprocal": _unary("Reciprocal"),
+    "Neg": unary("Neg"),
+    "Square": unary("Square"),
+    "Abs": unary("Abs"),
+    "Sign": unary("Sign"),
+    "Exp": unary("Exp"),
+    "Log": unary("Log"),
+    "Sqrt": unary("Sqrt"),
+    "Rsqrt": unary("Rsqrt"),
+    "Reciprocal": unary("Reciprocal"),
+    "Inv": unary("Reciprocal"),
+    "Expm1": unary("Expm1"),
+    "Log1p": unary("Log1p"),
+    "Sin": unary("Sin"),
+    "Cos": unary("Cos"),
+    "Tan": unary("Tan"),
+    "Sinh": unary("Sinh"),
+    "Cosh": unary("Cosh"),
+    "Asin": unary("Asin"),
+    "ACos": unary("Acos"),
+    "Atan": unary("Atan"),
+    "Asinh": unary("Asinh"),
+    "Acosh": unary("Acosh"),
+    "Atanh": unary("Atanh"),
+    "Erf": unary("Erf"),
+    "Erfc": unary("Erfc"),
+    "Floor": unary("Floor"),
+    "Ceil": unary("Ceil"),
+    "Round": unary("Round"),
+    "Rint": unary("Round"),
+    "Invert": unary("BitwiseNot"),
+    "IsFinite": unary("IsFinite", np.bool_),
+    "IsInf": unary("IsInf", np.bool_),
     "ZerosLike": _fill(0),
     "OnesLike": _fill(1),
     "Fill": _fill_primitive,
@@ -227,8 +255,12 @@ KERNELS = {
     "ReduceMean": _mean,
     "ReduceMax": _reduce("Amax", False),
     "ReduceMin": _reduce("Amin", False),
-    "Argmax": _argmax,
-    "ArgMaxWithValue": _argmax_with_value,
+    "Argmax": _arg_index("ArgMax"),
+    "Argmin": _arg_index("ArgMin"),
+    "ArgMaxWithValue": _arg_with_value("ArgMax", "Amax"),
+    "ArgMinWithValue": _arg_with_value("ArgMin", "Amin"),
+    "ReduceAll": _reduce("All", False),
+    "ReduceAny": _reduce("Any", False),
     "MatMul": _matmul("Matmul"),
     "BatchMatMul": _matmul("BatchMatMul"),
 }

@@ -21,32 +21,7 @@ from ember_ascend.device import (
     view,
 )
 from ember_ascend.driver import FORMAT_NCHW
-
-
-def _unary(op: str) -> Any:
-    def factory(prim: Any, dev: AscendDevice) -> Any:
-        def kernel(x: DeviceArray) -> DeviceArray:
-            out = dev.empty(x.shape, x.dtype)
-            dev.aclnn(op, x, out)
-            return out
-
-        return kernel
-
-    return factory
-
-
-def _backward(op: str, *, output_first: bool) -> Any:
-    """MindSpore's ``XGrad(y, dy)`` (or ``(dy, x)``) as aclnn's ``XBackward(gradOutput, y)``."""
-    def factory(prim: Any, dev: AscendDevice) -> Any:
-        def kernel(a: DeviceArray, b: DeviceArray) -> DeviceArray:
-            y, dy = (a, b) if output_first else (b, a)
-            out = dev.empty(dy.shape, dy.dtype)
-            dev.aclnn(op, dy, y, out)
-            return out
-
-        return kernel
-
-    return factory
+from ember_ascend.kernels.common import backward, unary
 
 
 def _relu_grad(prim: Any, dev: AscendDevice) -> Any:
@@ -90,6 +65,46 @@ def _gelu_grad(prim: Any, dev: AscendDevice) -> Any:
     def kernel(dy: DeviceArray, x: DeviceArray, y: DeviceArray) -> DeviceArray:
         out = dev.empty(dy.shape, dy.dtype)
         dev.aclnn("GeluBackwardV2", dy, x, b"tanh", out)
+        return out
+
+    return kernel
+
+
+def _elu(prim: Any, dev: AscendDevice) -> Any:
+    """alpha 1 (MindSpore's Elu), scale 1, input scale 1."""
+    def kernel(x: DeviceArray) -> DeviceArray:
+        out = dev.empty(x.shape, x.dtype)
+        one = Scalar(1, x.dtype)
+        dev.aclnn("Elu", x, one, one, one, out)
+        return out
+
+    return kernel
+
+
+def _elu_grad(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(dy: DeviceArray, y: DeviceArray) -> DeviceArray:
+        out = dev.empty(dy.shape, dy.dtype)
+        one = Scalar(1, y.dtype)
+        dev.aclnn("EluBackward", dy, one, one, one, True, y, out)  # from the result y
+        return out
+
+    return kernel
+
+
+def _softplus(prim: Any, dev: AscendDevice) -> Any:
+    """log(1 + exp(x)): beta 1; threshold 20 (above it x itself, equal in float32)."""
+    def kernel(x: DeviceArray) -> DeviceArray:
+        out = dev.empty(x.shape, x.dtype)
+        dev.aclnn("Softplus", x, Scalar(1, x.dtype), Scalar(20, x.dtype), out)
+        return out
+
+    return kernel
+
+
+def _softplus_grad(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(dy: DeviceArray, x: DeviceArray) -> DeviceArray:
+        out = dev.empty(dy.shape, dy.dtype)
+        dev.aclnn("SoftplusBackward", dy, x, Scalar(1, x.dtype), Scalar(20, x.dtype), out)
         return out
 
     return kernel
@@ -300,16 +315,25 @@ def _max_pool_grad(prim: Any, dev: AscendDevice) -> Any:
 
 
 KERNELS = {
-    "ReLU": _unary("Relu"),
+    "ReLU": unary("Relu"),
     "ReluGrad": _relu_grad,
+    "HSwish": unary("Hardswish"),
+    "HSwishGrad": backward("HardswishBackward", output_first=False),
+    "HSigmoid": unary("Hardsigmoid"),
+    "HSigmoidGrad": backward("HardsigmoidBackward", output_first=False),
+    "Softsign": unary("Softsign"),
+    "Elu": _elu,
+    "EluGrad": _elu_grad,
+    "Softplus": _softplus,
+    "SoftplusGrad": _softplus_grad,
     "ReLU6": _relu6,
     "ReLU6Grad": _relu6_grad,
     "GeLU": _gelu,
     "GeLUGrad": _gelu_grad,
-    "Sigmoid": _unary("Sigmoid"),
-    "SigmoidGrad": _backward("SigmoidBackward", output_first=True),
-    "Tanh": _unary("Tanh"),
-    "TanhGrad": _backward("TanhBackward", output_first=True),
+    "Sigmoid": unary("Sigmoid"),
+    "SigmoidGrad": backward("SigmoidBackward", output_first=True),
+    "Tanh": unary("Tanh"),
+    "TanhGrad": backward("TanhBackward", output_first=True),
     "Softmax": _softmax("Softmax"),
     "LogSoftmax": _softmax("LogSoftmax"),
     "SoftmaxCrossEntropyWithLogits": _softmax_ce,
