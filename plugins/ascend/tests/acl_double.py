@@ -93,6 +93,7 @@ class AclDouble:
     def __init__(self, soc: str = "Ascend910B1", devices: int = 1) -> None:
         self.soc, self.devices = soc, devices
         self.initialized = False
+        self.config: str | None = None  # aclInit's configuration file
         self.device: int | None = None
         self.handles: dict[int, Any] = {}
         self.streams: dict[int, Stream] = {}
@@ -153,7 +154,7 @@ class AclDouble:
             self._fail("aclInit", 100002, "aclInit was called already")
         if config is not None and not isinstance(config, str):
             raise TypeError("aclInit: the configuration is a path (str) or None")
-        self.initialized = True
+        self.initialized, self.config = True, config
 
     def finalize(self) -> None:
         self._ready("aclFinalize", device=False)

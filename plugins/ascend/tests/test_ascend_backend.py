@@ -312,3 +312,24 @@ def test_bad_profiling_options_are_refused_and_change_nothing(options: str, says
     with pytest.raises(ValueError, match=says):
         context.set_context(profiling_options=options)
     assert context.get_context("profiling_options") == before
+
+
+def test_enable_dump_configures_acl_init_and_is_fixed_once_started(tmp_path: Path) -> None:
+    fresh = AclDouble()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        context.set_context(enable_dump=True, save_dump_path=str(tmp_path))
+        try:
+            fixed = ascend_device.initialize(fresh)
+        finally:
+            context.set_context(enable_dump=False, save_dump_path=".")
+    assert fixed == {"enable_dump": True, "save_dump_path": str(tmp_path)}
+    with open(fresh.config) as f:
+        assert json.load(f) == {"dump": {"dump_path": str(tmp_path), "dump_mode": "all",
+                                         "dump_list": []}}
+    ops.add(Tensor(1.0), Tensor(2.0))  # the backend's own device has started without dumps
+    with pytest.raises(RuntimeError, match=r"set_context\(enable_dump=True\): the Ascend "
+                                           "backend started with enable_dump=False"), \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        context.set_context(enable_dump=True)
