@@ -228,7 +228,7 @@ class AscendDevice:
     def __init__(self, driver: Any, context: dict[str, Any]) -> None:
         self.driver = driver
         self.device_id = context["device_id"]
-        self.started_with = initialize(driver)
+        self.started_with = initialize(driver, context)
         count = driver.device_count()
         if self.device_id >= count:
             raise ValueError(f"device_id {self.device_id} names no Ascend device: "
@@ -281,8 +281,11 @@ class AscendDevice:
             self.profiling = None
         if value("enable_profiling"):
             request = profiling_request(value("profiling_options"))
-            self.profiling = self.driver.prof_start(request["path"], (self.device_id,),
-                                                    request["metrics"], request["mask"])
+            self.profiling = self.profile(request["path"], request["metrics"], request["mask"])
+
+    def profile(self, path: str, metrics: int, mask: int) -> int:
+        """Start aclprof on this device, writing under ``path``: its configuration handle."""
+        return self.driver.prof_start(path, (self.device_id,), metrics, mask)
 
     # -- memory and moves ------------------------------------------------------------------
     def constant(self, value: Any, dtype: Any) -> DeviceArray:
@@ -447,14 +450,11 @@ def start(context: dict[str, Any]) -> AscendDevice:
 _INITIALIZED: dict[int, dict[str, Any]] = {}
 
 
-def initialize(driver: Any) -> dict[str, Any]:
-    """aclInit, once per process and driver (with a dump configuration when ``enable_dump`` is
-    on): returns the context values it fixed."""
+def initialize(driver: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """aclInit, once per process and driver (with a dump configuration when ``values`` has
+    ``enable_dump`` on): returns the context values it fixed."""
     if id(driver) not in _INITIALIZED:
-        from ember import context
-
-        dump = {"enable_dump": context.get_context("enable_dump"),
-                "save_dump_path": context.get_context("save_dump_path")}
+        dump = {key: values[key] for key in ("enable_dump", "save_dump_path")}
         config = None
         if dump["enable_dump"]:
             path = os.path.abspath(dump["save_dump_path"])
@@ -476,8 +476,10 @@ def unavailable_reason() -> str | None:
         return str(exc)
     if _DEVICE is not None:
         return None
+    from ember import context
+
     try:
-        initialize(driver)
+        initialize(driver, context._current_values())
         count = driver.device_count()
     except drv.DriverError as exc:
         return f"CANN is installed ({driver.describe()}) but its runtime fails: {exc}"

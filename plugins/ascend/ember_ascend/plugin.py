@@ -136,3 +136,33 @@ def ember_context_changed(device_target: str, changes: dict[str, Any]) -> None:
                 f"{started.started_with[key]!r}, which aclInit/aclrtSetDevice fixed for this "
                 "process; set it before the first Ascend operation, or start a new process")
     started.apply(changes)
+
+
+@hookimpl
+def ember_profiler_start(device_target: str, output_path: str) -> Any:
+    if device_target != DEVICE_TARGET:
+        return None
+    from ember import context
+
+    return AclProfile(_executors(context._current_values())[0].device, output_path)
+
+
+class AclProfile:
+    """A running aclprof session (API calls, task times, AI Core pipe utilization) writing
+    under ``output_path``; ``stop()`` waits for the device, stops aclprof and returns the files
+    it wrote."""
+
+    def __init__(self, device: Any, output_path: str) -> None:
+        from pathlib import Path
+
+        from ember_ascend.driver import PROF_BITS, PROF_METRICS
+
+        self.device, self.output = device, Path(output_path)
+        self.before = set(self.output.rglob("*"))
+        mask = PROF_BITS["acl_api"] | PROF_BITS["task_time"] | PROF_BITS["aicore_metrics"]
+        self.config = device.profile(output_path, PROF_METRICS["PipeUtilization"], mask)
+
+    def stop(self) -> list[str]:
+        self.device.synchronize()
+        self.device.driver.prof_stop(self.config)
+        return sorted(str(p) for p in set(self.output.rglob("*")) - self.before if p.is_file())

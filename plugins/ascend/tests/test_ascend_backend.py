@@ -241,7 +241,7 @@ def test_the_first_generation_910_runs_conv2d_as_aclop_and_matmul_with_fp32_down
     double = AclDouble("Ascend910A")
     values = {key: context.get_context(key) for key in
               ("device_id", "max_device_memory", "variable_memory_max_size",
-               "enable_reduce_precision", "enable_profiling")}
+               "enable_reduce_precision", "enable_profiling", "enable_dump", "save_dump_path")}
     dev = AscendDevice(double, values)
     assert dev.cube == driver.CUBE_ALLOW_FP32_DOWN
     conv = P.Conv2D(out_channel=2, kernel_size=3, pad_mode="pad", pad=1)
@@ -303,6 +303,16 @@ def test_profiling_starts_and_stops_aclprof(double: AclDouble, tmp_path: Path) -
     assert not config["running"]
 
 
+def test_the_profiler_runs_aclprof_on_the_device(double: AclDouble, tmp_path: Path) -> None:
+    profiler = ember.Profiler(output_path=str(tmp_path))
+    ops.matmul(Tensor(np.ones((4, 4), np.float32)), Tensor(np.ones((4, 4), np.float32)))
+    config = double.profiles[-1]
+    assert config["running"] and config["path"] == str(tmp_path / "profiler")
+    assert config["mask"] == 0x1 | 0x2 | 0x4 and config["devices"] == (0,)
+    assert profiler.analyse() == []  # the double writes no files; aclprof writes its own
+    assert not config["running"]
+
+
 @pytest.mark.parametrize(("options", "says"), [
     ('{"fp_point": "Conv2D-op1"}', "aclprof, which has no such setting; leave fp_point empty"),
     ('{"trace": "on"}', "profiling_options has no key 'trace'"),
@@ -316,13 +326,7 @@ def test_bad_profiling_options_are_refused_and_change_nothing(options: str, says
 
 def test_enable_dump_configures_acl_init_and_is_fixed_once_started(tmp_path: Path) -> None:
     fresh = AclDouble()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        context.set_context(enable_dump=True, save_dump_path=str(tmp_path))
-        try:
-            fixed = ascend_device.initialize(fresh)
-        finally:
-            context.set_context(enable_dump=False, save_dump_path=".")
+    fixed = ascend_device.initialize(fresh, {"enable_dump": True, "save_dump_path": str(tmp_path)})
     assert fixed == {"enable_dump": True, "save_dump_path": str(tmp_path)}
     with open(fresh.config) as f:
         assert json.load(f) == {"dump": {"dump_path": str(tmp_path), "dump_mode": "all",

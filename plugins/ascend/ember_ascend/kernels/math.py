@@ -7,19 +7,9 @@ from typing import Any
 import numpy as np
 
 from ember_ascend.device import AscendDevice, DeviceArray, DType, IntArray, Scalar, transposed
-from ember_ascend.kernels.common import binary, unary
+from ember_ascend.kernels.common import binary, floats_only, unary
 
-
-def _integer_division(prim: Any, dev: AscendDevice) -> Any:
-    divide = binary("Div")(prim, dev)
-
-    def kernel(x: DeviceArray, y: DeviceArray) -> DeviceArray:
-        if x.dtype.kind != "f":
-            raise TypeError(f"{prim.name} of {x.dtype}: aclnnDiv divides in floating point; "
-                            "this backend runs it on float16, float32 and float64 only")
-        return divide(x, y)
-
-    return kernel
+_DIVIDE = floats_only(binary("Div"), "aclnnDiv divides in floating point")
 
 
 def _squared_difference(prim: Any, dev: AscendDevice) -> Any:
@@ -109,18 +99,6 @@ def _reduce(op: str, with_dtype: bool) -> Any:
     return factory
 
 
-def _mean(prim: Any, dev: AscendDevice) -> Any:
-    reduce = _reduce("Mean", True)(prim, dev)
-
-    def kernel(x: DeviceArray, axis: Any) -> DeviceArray:
-        if x.dtype.kind != "f":
-            raise TypeError(f"ReduceMean of {x.dtype}: aclnnMean averages floating-point "
-                            "tensors only")
-        return reduce(x, axis)
-
-    return kernel
-
-
 def _index_of(op: str, dev: AscendDevice, x: DeviceArray, axis: int, keep: bool,
               dtype: Any) -> DeviceArray:
     """aclnnArgMax/ArgMin (int64) over ``axis``, cast to ``dtype``."""
@@ -189,8 +167,8 @@ KERNELS = {
     "TensorAdd": binary("Add", alpha=1),
     "Sub": binary("Sub", alpha=1),
     "Mul": binary("Mul"),
-    "Div": _integer_division,
-    "RealDiv": _integer_division,
+    "Div": _DIVIDE,
+    "RealDiv": _DIVIDE,
     "Pow": binary("PowTensorTensor"),
     "Atan2": binary("Atan2"),
     "FloorDiv": binary("FloorDivide"),
@@ -252,7 +230,7 @@ KERNELS = {
     "Cast": _cast,
     "AddN": _add_n,
     "ReduceSum": _reduce("ReduceSum", True),
-    "ReduceMean": _mean,
+    "ReduceMean": floats_only(_reduce("Mean", True), "aclnnMean averages in floating point"),
     "ReduceMax": _reduce("Amax", False),
     "ReduceMin": _reduce("Amin", False),
     "Argmax": _arg_index("ArgMax"),

@@ -24,41 +24,9 @@ from ember_ascend.driver import FORMAT_NCHW
 from ember_ascend.kernels.common import backward, unary
 
 
-def _relu_grad(prim: Any, dev: AscendDevice) -> Any:
-    def kernel(dy: DeviceArray, y: DeviceArray) -> DeviceArray:
-        out = dev.empty(dy.shape, dy.dtype)
-        dev.aclnn("ThresholdBackward", dy, y, Scalar(0, y.dtype), out)
-        return out
-
-    return kernel
-
-
-def _relu6(prim: Any, dev: AscendDevice) -> Any:
-    def kernel(x: DeviceArray) -> DeviceArray:
-        out = dev.empty(x.shape, x.dtype)
-        dev.aclnn("Hardtanh", x, Scalar(0, x.dtype), Scalar(6, x.dtype), out)
-        return out
-
-    return kernel
-
-
-def _relu6_grad(prim: Any, dev: AscendDevice) -> Any:
-    def kernel(dy: DeviceArray, x: DeviceArray) -> DeviceArray:
-        out = dev.empty(dy.shape, dy.dtype)
-        dev.aclnn("HardtanhBackward", dy, x, Scalar(0, x.dtype), Scalar(6, x.dtype), out)
-        return out
-
-    return kernel
-
-
-def _gelu(prim: Any, dev: AscendDevice) -> Any:
-    """MindSpore's GeLU is the tanh approximation: aclnnGeluV2 with approximate=1 (tanh)."""
-    def kernel(x: DeviceArray) -> DeviceArray:
-        out = dev.empty(x.shape, x.dtype)
-        dev.aclnn("GeluV2", x, 1, out)
-        return out
-
-    return kernel
+def _scalars(*values: float) -> Any:
+    """The operator attributes ``values`` as scalars of the input's dtype."""
+    return lambda dtype: tuple(Scalar(v, dtype) for v in values)
 
 
 def _gelu_grad(prim: Any, dev: AscendDevice) -> Any:
@@ -70,41 +38,11 @@ def _gelu_grad(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-def _elu(prim: Any, dev: AscendDevice) -> Any:
-    """alpha 1 (MindSpore's Elu), scale 1, input scale 1."""
-    def kernel(x: DeviceArray) -> DeviceArray:
-        out = dev.empty(x.shape, x.dtype)
-        one = Scalar(1, x.dtype)
-        dev.aclnn("Elu", x, one, one, one, out)
-        return out
-
-    return kernel
-
-
 def _elu_grad(prim: Any, dev: AscendDevice) -> Any:
     def kernel(dy: DeviceArray, y: DeviceArray) -> DeviceArray:
         out = dev.empty(dy.shape, dy.dtype)
         one = Scalar(1, y.dtype)
         dev.aclnn("EluBackward", dy, one, one, one, True, y, out)  # from the result y
-        return out
-
-    return kernel
-
-
-def _softplus(prim: Any, dev: AscendDevice) -> Any:
-    """log(1 + exp(x)): beta 1; threshold 20 (above it x itself, equal in float32)."""
-    def kernel(x: DeviceArray) -> DeviceArray:
-        out = dev.empty(x.shape, x.dtype)
-        dev.aclnn("Softplus", x, Scalar(1, x.dtype), Scalar(20, x.dtype), out)
-        return out
-
-    return kernel
-
-
-def _softplus_grad(prim: Any, dev: AscendDevice) -> Any:
-    def kernel(dy: DeviceArray, x: DeviceArray) -> DeviceArray:
-        out = dev.empty(dy.shape, dy.dtype)
-        dev.aclnn("SoftplusBackward", dy, x, Scalar(1, x.dtype), Scalar(20, x.dtype), out)
         return out
 
     return kernel
@@ -316,19 +254,22 @@ def _max_pool_grad(prim: Any, dev: AscendDevice) -> Any:
 
 KERNELS = {
     "ReLU": unary("Relu"),
-    "ReluGrad": _relu_grad,
+    "ReluGrad": backward("ThresholdBackward", output_first=False, extra=_scalars(0)),
     "HSwish": unary("Hardswish"),
     "HSwishGrad": backward("HardswishBackward", output_first=False),
     "HSigmoid": unary("Hardsigmoid"),
     "HSigmoidGrad": backward("HardsigmoidBackward", output_first=False),
     "Softsign": unary("Softsign"),
-    "Elu": _elu,
+    # MindSpore's Elu: alpha 1 (scale and input scale 1); Softplus: beta 1, and above the
+    # threshold 20 x itself (equal to log(1 + exp(x)) in float32)
+    "Elu": unary("Elu", extra=_scalars(1, 1, 1)),
     "EluGrad": _elu_grad,
-    "Softplus": _softplus,
-    "SoftplusGrad": _softplus_grad,
-    "ReLU6": _relu6,
-    "ReLU6Grad": _relu6_grad,
-    "GeLU": _gelu,
+    "Softplus": unary("Softplus", extra=_scalars(1, 20)),
+    "SoftplusGrad": backward("SoftplusBackward", output_first=False, extra=_scalars(1, 20)),
+    "ReLU6": unary("Hardtanh", extra=_scalars(0, 6)),
+    "ReLU6Grad": backward("HardtanhBackward", output_first=False, extra=_scalars(0, 6)),
+    # MindSpore's GeLU is the tanh approximation: aclnnGeluV2 with approximate=1 (tanh)
+    "GeLU": unary("GeluV2", extra=lambda dtype: (1,)),
     "GeLUGrad": _gelu_grad,
     "Sigmoid": unary("Sigmoid"),
     "SigmoidGrad": backward("SigmoidBackward", output_first=True),
