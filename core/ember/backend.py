@@ -59,3 +59,22 @@ def resolve_kernel(executor: Any, prim: Any) -> Callable[..., Any]:
     from ember._executor import resolve_kernel as resolve
 
     return resolve(executor, prim)
+
+
+def merged_kernel_tables(package: str, path: Any) -> dict[str, Callable[[Any], Any]]:
+    """The union of the ``KERNELS`` tables of every module of a backend's kernel package, for
+    its ``__init__``: ``KERNELS = merged_kernel_tables(__name__, __path__)``. A primitive that
+    two modules claim raises ImportError naming both, so each primitive has one kernel."""
+    import importlib
+    import pkgutil
+
+    merged: dict[str, Callable[[Any], Any]] = {}
+    owners: dict[str, str] = {}
+    for found in sorted(pkgutil.iter_modules(path), key=lambda info: info.name):
+        module = importlib.import_module(f"{package}.{found.name}")
+        for name, factory in getattr(module, "KERNELS", {}).items():
+            if name in merged:
+                raise ImportError(f"{package}: a kernel for {name} is defined in both "
+                                  f"{owners[name]} and {module.__name__}")
+            merged[name], owners[name] = factory, module.__name__
+    return merged

@@ -87,6 +87,8 @@ ERRORS = [
     ("tensor-scatter-updates", lambda: P.TensorScatterMax()(
         Tensor(np.ones((2, 2), np.float32)), Tensor(np.zeros((1, 1), np.int32)), F32),
      ValueError, r"TensorScatterMax: updates must have shape .* = \[1, 2\], but got \[1\]"),
+    ("cache-max-num", lambda: P.UpdateCache()(_param([1.0]), I32, F32, 1.0), TypeError,
+     "UpdateCache: max_num must be an int, but got 1.0"),
 ]
 
 
@@ -95,3 +97,14 @@ ERRORS = [
 def test_errors_name_the_op_and_what_is_accepted(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize("prim, indices", [(P.ScatterAdd(), [1, 3]), (P.ScatterMul(), [-1]),
+                                           (P.ScatterNdUpdate(), [[0], [2]])])
+def test_an_index_out_of_range_changes_nothing(prim, indices):
+    variable = _param([1.0, 2.0])
+    indices = Tensor(np.array(indices, np.int32))
+    updates = Tensor(np.ones(indices.shape[:1], np.float32))
+    with pytest.raises(RuntimeError, match=f"{prim.name} failed .* is out of range"):
+        prim(variable, indices, updates)
+    np.testing.assert_array_equal(variable.asnumpy(), [1.0, 2.0])

@@ -50,8 +50,10 @@ from ember.ops.operations.elementwise_ops import (  # noqa: F401
     isfinite,
     isinf,
     isnan,
+    lerp,
     log1p,
     mod,
+    mul_no_nan,
     rint,
     round,
     sin,
@@ -73,6 +75,8 @@ from ember.ops.operations.index_ops import (  # noqa: F401
     unsorted_segment_prod,
     unsorted_segment_sum,
 )
+from ember.ops.operations.layout_ops import masked_fill, sort  # noqa: F401
+from ember.ops.operations.linalg_ops import linspace, matrix_inverse  # noqa: F401
 from ember.ops.operations.math_ops import (  # noqa: F401
     abs,
     absolute,
@@ -141,7 +145,7 @@ from ember.ops.operations.nn_ops import (  # noqa: F401
     sparse_softmax_cross_entropy_with_logits,
     tanh,
 )
-from ember.ops.operations.optim_ops import assign, assign_add  # noqa: F401
+from ember.ops.operations.optim_ops import assign, assign_add, assign_sub  # noqa: F401
 from ember.ops.operations.reduce_ops import (  # noqa: F401
     argmin,
     argmin_with_value,

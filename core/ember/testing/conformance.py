@@ -37,7 +37,7 @@ from ember.common.tensor import Tensor
 from ember.graph.compiler import ms_function
 from ember.ops import operations as P
 from ember.ops.primitive import Primitive
-from ember.testing import gradcheck
+from ember.testing import gradcheck, statistics
 from ember.testing.cases import OpCase
 from ember.testing.cases.registry import all_cases
 from ember.testing.plugin import FALLBACK
@@ -46,13 +46,14 @@ __all__ = [
     "BACKEND_CHECKS", "ember_conformance_context", "ember_conformance_test", "ember_target",
     "test_backend_api_version", "test_backend_context_hook",
     "test_backend_device_target_switch", "test_backend_missing_kernel",
+    "test_backend_random_seeds", "test_backend_random_statistics",
     "test_backend_rejects_bad_input_before_kernels", "test_primitive",
 ]
 
 PLUGIN_NAME = "ember.testing.plugin"
 #: The backend-level checks, by the names known gaps and the report use (``backend/<name>``).
 BACKEND_CHECKS = ("api-version", "missing-kernel", "bad-input", "context-hook",
-                  "device-target-switch")
+                  "device-target-switch", "random-statistics", "random-seeds")
 #: Gradients: finite differences in float64 against the backward rules.
 GRAD_TOLERANCE = (1e-5, 1e-6)
 
@@ -368,3 +369,13 @@ def test_backend_device_target_switch(ember_target: str) -> None:
     assert context.get_context("device_target") == ember_target
     np.testing.assert_array_equal(P.Neg()(z).asnumpy(), [-1, -4, -9])  # and back
     np.testing.assert_array_equal(staged(P.Neg(), (z,)).asnumpy(), [-1, -4, -9])
+
+
+@pytest.mark.ember_conformance(check="random-statistics")
+def test_backend_random_statistics() -> None:
+    statistics.check_statistics()
+
+
+@pytest.mark.ember_conformance(check="random-seeds")
+def test_backend_random_seeds() -> None:
+    statistics.check_seeds()

@@ -37,8 +37,10 @@ class CompiledGraph:
         eager = TfExecutor(device)
         self.steps = [(node, self._node_kernel(node, resolve_kernel(eager, node.prim)))
                       for node in graph.nodes]
-        #: Whether XLA compiles the graph whole: not when a node calls back into Python.
-        self.jit = not any(getattr(kernel, "calls_python", False) for _, kernel in self.steps)
+        #: Whether XLA compiles the graph whole: not when a node calls back into Python or
+        #: uses a TensorFlow op XLA lacks (its kernel says ``xla = False``).
+        self.jit = not any(getattr(kernel, "calls_python", False)
+                           or not getattr(kernel, "xla", True) for _, kernel in self.steps)
         self.function = tf.function(self._body, jit_compile=True if self.jit else None,
                                     autograph=False)
         self._concrete: Any = None

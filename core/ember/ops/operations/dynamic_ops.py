@@ -8,6 +8,7 @@ a RuntimeError that names the primitive and the user's line.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ember._executor import state
@@ -16,8 +17,8 @@ from ember.common.tensor import Tensor
 from ember.ops._rules import broadcast_shape, check_tensor
 from ember.ops.primitive import Primitive, Spec, run, user_frame
 
-__all__ = ["DynamicShape", "MaskedSelect", "MaskedSelectGrad", "Unique", "UniqueWithPad",
-           "masked_select", "unique"]
+__all__ = ["DynamicShape", "MaskedSelect", "MaskedSelectGrad", "Range", "Unique",
+           "UniqueWithPad", "masked_select", "unique"]
 
 _INDEX = (mstype.int32, mstype.int64)
 
@@ -34,10 +35,15 @@ class _ValueShaped(Primitive):
                 f"{self.name} cannot be compiled into a graph (at {user_frame()}): the shape of "
                 "its output depends on the values of its inputs, which are not known while a "
                 f"graph is compiled. Call {self.name} in PYNATIVE_MODE, outside ms_function")
+        self.check_values(*args)
         out = run(self, args, spec)
         for tensor in out if isinstance(out, tuple) else (out,):
             tensor._shape = tuple(int(n) for n in tensor._data.shape)
         return out
+
+    def check_values(self, *args: Any) -> None:
+        """Reject inputs whose values the primitive does not accept (their types and shapes
+        are ``infer``'s to check)."""
 
 
 def _check_vector(op: str, name: str, x: Any, dtypes: tuple = mstype.number_type) -> Tensor:
@@ -94,6 +100,37 @@ class MaskedSelectGrad(Primitive):
         _check_vector(self.name, "grad", grad, (x.dtype,))
         broadcast_shape(self.name, x.shape, mask.shape)
         return x.shape, x.dtype
+
+
+class Range(_ValueShaped):
+    """The numbers from ``start`` up to (not including) ``limit`` in steps of ``delta``, 0-d
+    Tensors of one dtype: ``Range(maxlen=1000000)(start, limit, delta)``; at most ``maxlen``
+    of them."""
+
+    def __init__(self, maxlen: int = 1000000) -> None:
+        super().__init__()
+        if isinstance(maxlen, bool) or not isinstance(maxlen, int) or maxlen < 1:
+            raise ValueError(f"Range: maxlen must be a positive int, but got {maxlen!r}")
+        self.maxlen = maxlen
+
+    def infer(self, start: Any, limit: Any, delta: Any) -> Spec:
+        numbers = (mstype.int32, mstype.int64, mstype.float32, mstype.float64)
+        check_tensor(self.name, "start", start, numbers)
+        for name, value in (("start", start), ("limit", limit), ("delta", delta)):
+            check_tensor(self.name, name, value, (start.dtype,))
+            if value.ndim:
+                raise ValueError(f"Range: {name} must be a 0-d Tensor, but got shape "
+                                 f"{list(value.shape)}")
+        return (self.maxlen,), start.dtype
+
+    def check_values(self, start: Tensor, limit: Tensor, delta: Tensor) -> None:
+        first, last, step = (float(t.asnumpy()) for t in (start, limit, delta))
+        if step == 0 or (last - first) * step < 0:
+            raise ValueError(f"Range: delta {step:g} must be nonzero and lead from start "
+                             f"{first:g} towards limit {last:g}")
+        if math.ceil((last - first) / step) > self.maxlen:
+            raise ValueError(f"Range: {math.ceil((last - first) / step)} numbers from {first:g} "
+                             f"to {last:g} by {step:g} exceed maxlen {self.maxlen}")
 
 
 class DynamicShape(Primitive):

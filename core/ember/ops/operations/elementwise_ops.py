@@ -1,5 +1,6 @@
 """Elementwise math beyond arithmetic: trigonometric and hyperbolic functions, rounding,
-special functions, float predicates, integer and floored division, bitwise ops."""
+special functions, float predicates, integer and floored division, guarded products and
+quotients, interpolation, bitwise ops."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ from typing import Any
 
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
+from ember.ops._rules import broadcast_shape
 from ember.ops.operations.math_ops import (
     _ALL,
     _FLOAT,
     _NUMBER,
     _Arith,
-    _Binary,
     _check,
     _Compare,
     _FloatUnary,
@@ -32,20 +33,20 @@ from ember.ops.operations.math_ops import (
     sum_to,
     zeros_like,
 )
-from ember.ops.primitive import Primitive, Spec
+from ember.ops.primitive import Primitive, Spec, describe
 
 __all__ = [
     "ACos", "ACosGrad", "Acosh", "AcoshGrad", "ApproximateEqual", "Asin", "AsinGrad", "Asinh",
     "AsinhGrad", "Atan", "Atan2", "AtanGrad", "Atanh", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
     "Ceil", "Cos", "Cosh", "DivNoNan", "Erf", "Erfc", "Expm1", "Floor", "FloorDiv", "FloorMod",
-    "Inv", "Invert", "IsFinite", "IsInf", "IsNan", "Log1p", "Mod", "Rint", "Round", "Sin", "Sinh",
-    "SquaredDifference", "Tan", "TensorAdd", "TruncateDiv", "TruncateMod", "Xdivy", "Xlogy",
-    "acos", "acosh", "approximate_equal", "asin", "asinh", "atan", "atan2", "atanh",
-    "bitwise_and", "bitwise_or", "bitwise_xor", "ceil", "cos", "cosh", "div_no_nan", "erf",
-    "erfc", "expm1", "floor", "floordiv", "floormod", "inv", "invert", "isfinite", "isinf",
-    "isnan", "log1p", "mod", "rint", "round", "sin", "sinh", "square_difference",
-    "squared_difference", "tan", "tensor_floordiv", "tensor_mod", "truncate_div",
-    "truncate_mod", "xdivy", "xlogy",
+    "Inv", "Invert", "IsFinite", "IsInf", "IsNan", "Lerp", "Log1p", "Mod", "MulNoNan", "Rint",
+    "Round", "Sin", "Sinh", "SquaredDifference", "Tan", "TruncateDiv", "TruncateMod",
+    "Xdivy", "Xlogy", "acos", "acosh", "approximate_equal", "asin", "asinh", "atan", "atan2",
+    "atanh", "bitwise_and", "bitwise_or", "bitwise_xor", "ceil", "cos", "cosh", "div_no_nan", "erf",
+    "erfc", "expm1", "floor", "floordiv", "floormod", "inv", "invert", "isfinite", "isinf", "isnan",
+    "lerp", "log1p", "mod", "mul_no_nan", "rint", "round", "sin", "sinh", "square_difference",
+    "squared_difference", "tan", "tensor_floordiv", "tensor_mod", "truncate_div", "truncate_mod",
+    "xdivy", "xlogy",
 ]
 
 _INT = frozenset((*mstype.int_type, *mstype.uint_type))
@@ -232,7 +233,8 @@ class Log1p(_FloatUnary):
 
 
 class Inv(_Unary):
-    """``1 / x``: ``Inv()(x)``; Int32 divides as ``Div`` does (``1 / 2`` is 0)."""
+    """``1 / x``: ``Inv()(x)``; Int32 truncates toward zero (``1 / 2`` is 0) and ``1 / 0`` is
+    the dtype's min, as NumPy's reciprocal and MindSpore's CPU kernel give it."""
 
     accepts = frozenset((*mstype.float_type, mstype.int32))
 
@@ -276,13 +278,6 @@ class IsFinite(_Predicate):
 # -- binary ---------------------------------------------------------------------------------
 def _no_grad(self: Primitive, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
     return zeros_like(x), zeros_like(y)
-
-
-class TensorAdd(_Binary):
-    """The old name of ``Add``: ``TensorAdd()(x, y)``."""
-
-    def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        return sum_to(dout, x.shape), sum_to(dout, y.shape)
 
 
 class FloorDiv(_Arith):
@@ -357,6 +352,41 @@ class DivNoNan(_Arith):
         return sum_to(dx, x.shape), sum_to(neg(mul(dx, out)), y.shape)
 
 
+class MulNoNan(_Arith):
+    """``x * y``, and 0 where ``y`` is 0 (even if ``x`` is inf or NaN), broadcast:
+    ``MulNoNan()(x, y)``."""
+
+    def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return sum_to(mul_no_nan(dout, y), x.shape), sum_to(mul_no_nan(x, dout), y.shape)
+
+
+class Lerp(Primitive):
+    """``start + weight * (end - start)``, broadcast: ``Lerp()(start, end, weight)``; ``start``
+    and ``end`` float tensors of one dtype, ``weight`` a float or a tensor of their dtype."""
+
+    def prepare(self, args: tuple) -> tuple:
+        start, end, weight = args
+        if isinstance(start, Tensor) and isinstance(weight, float):
+            return start, end, Tensor(weight, start.dtype)
+        return args
+
+    def infer(self, start: Any, end: Any, weight: Any) -> Spec:
+        names = ("start", "end", "weight")
+        for name, value in zip(names, (start, end, weight)):
+            _check(self.name, name, value, _FLOAT)
+        if not (start.dtype is end.dtype is weight.dtype):
+            raise TypeError(f"Lerp: inputs 'start', 'end' and 'weight' must have the same "
+                            f"dtype, but got ({describe((start, end, weight))})")
+        shape = broadcast_shape(self.name, start.shape, end.shape)
+        return broadcast_shape(self.name, shape, weight.shape), start.dtype
+
+    def bprop(self, start: Tensor, end: Tensor, weight: Tensor, out: Tensor,
+              dout: Tensor) -> tuple:
+        return (sum_to(mul(dout, sub(1, weight)), start.shape),
+                sum_to(mul(dout, weight), end.shape),
+                sum_to(mul(dout, sub(end, start)), weight.shape))
+
+
 class _Bitwise(_Arith):
     accepts = _INT
     bprop = _no_grad
@@ -375,16 +405,23 @@ class BitwiseXor(_Bitwise):
 
 
 class ApproximateEqual(_Compare):
-    """``|x - y| < tolerance``, broadcast, as Bool: ``ApproximateEqual(tolerance=1e-5)(x, y)``."""
+    """``|x - y| < tolerance`` of two tensors of one shape, as Bool:
+    ``ApproximateEqual(tolerance=1e-5)(x, y)``."""
 
     accepts = _NUMBER
 
     def __init__(self, tolerance: float = 1e-5) -> None:
         super().__init__()
-        if isinstance(tolerance, bool) or not isinstance(tolerance, int | float):
-            raise TypeError(f"ApproximateEqual: tolerance must be a float, but got "
-                            f"{tolerance!r}")
-        self.tolerance = float(tolerance)
+        if not isinstance(tolerance, float):
+            raise TypeError(f"For 'ApproximateEqual', the type of 'tolerance' should be "
+                            f"'float', but got {type(tolerance).__name__} ({tolerance!r})")
+        self.tolerance = tolerance
+
+    def infer(self, x: Tensor, y: Tensor) -> Spec:
+        if x._shape != y._shape:
+            raise ValueError(f"ApproximateEqual: 'x1' must have the same shape as 'x2', but "
+                             f"got {list(x.shape)} and {list(y.shape)}")
+        return super().infer(x, y)
 
 
 sin = Sin()
@@ -426,6 +463,8 @@ squared_difference = square_difference = SquaredDifference()
 xdivy = Xdivy()
 xlogy = Xlogy()
 div_no_nan = DivNoNan()
+mul_no_nan = MulNoNan()
+lerp = Lerp()
 bitwise_and = BitwiseAnd()
 bitwise_or = BitwiseOr()
 bitwise_xor = BitwiseXor()

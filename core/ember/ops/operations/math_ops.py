@@ -15,19 +15,18 @@ from ember.ops._rules import broadcast_shape, check_tensor, normalize_axis
 from ember.ops.primitive import Primitive, Spec, describe
 
 __all__ = [
-    "Abs", "Add", "AddN", "ArgMax", "ArgMaxWithValue", "Argmax", "BatchMatMul", "Cast", "Div",
-    "Equal", "Exp", "Fill", "Greater", "GreaterEqual", "Less", "LessEqual", "Log", "LogicalAnd",
-    "LogicalNot", "LogicalOr", "MatMul", "Maximum", "Minimum", "Mul", "Neg", "NotEqual",
-    "OnesLike", "Pow", "RealDiv", "Reciprocal", "ReduceMax", "ReduceMean", "ReduceMin",
-    "ReduceSum", "Rsqrt", "Select", "Sign", "Sqrt", "Square", "Sub", "ZerosLike",
-    "abs", "absolute", "add", "addn", "argmax", "argmax_with_value", "batch_matmul", "cast",
-    "div", "equal", "exp", "fill", "greater", "greater_equal", "less", "less_equal",
-    "log", "logical_and", "logical_not", "logical_or", "matmul", "maximum", "minimum", "mul",
-    "neg", "neg_tensor", "not_equal", "ones_like", "pow", "pows", "real_div", "reciprocal",
-    "reduce_max", "reduce_mean", "reduce_min", "reduce_sum", "rsqrt", "select", "sign", "sqrt",
-    "square", "sub", "sum_to", "tensor_add", "tensor_div", "tensor_exp", "tensor_ge",
-    "tensor_gt", "tensor_le", "tensor_lt", "tensor_mul", "tensor_pow", "tensor_sub",
-    "zeros_like",
+    "Abs", "AccumulateNV2", "Add", "AddN", "ArgMax", "ArgMaxWithValue", "Argmax", "BatchMatMul",
+    "Cast", "Div", "Equal", "Exp", "Fill", "Greater", "GreaterEqual", "Less", "LessEqual", "Log",
+    "LogicalAnd", "LogicalNot", "LogicalOr", "MatMul", "Maximum", "Minimum", "Mul", "Neg",
+    "NotEqual", "OnesLike", "Pow", "RealDiv", "Reciprocal", "ReduceMax", "ReduceMean", "ReduceMin",
+    "ReduceSum", "Rsqrt", "Select", "Sign", "Sqrt", "Square", "Sub", "TensorAdd", "ZerosLike",
+    "abs", "absolute", "add", "addn", "argmax", "argmax_with_value", "batch_matmul", "cast", "div",
+    "equal", "exp", "fill", "greater", "greater_equal", "less", "less_equal", "log", "logical_and",
+    "logical_not", "logical_or", "matmul", "maximum", "minimum", "mul", "neg", "neg_tensor",
+    "not_equal", "ones_like", "pow", "pows", "real_div", "reciprocal", "reduce_max", "reduce_mean",
+    "reduce_min", "reduce_sum", "rsqrt", "select", "sign", "sqrt", "square", "sub", "sum_to",
+    "tensor_add", "tensor_div", "tensor_exp", "tensor_ge", "tensor_gt", "tensor_le", "tensor_lt",
+    "tensor_mul", "tensor_pow", "tensor_sub", "zeros_like",
 ]
 
 _ALL = frozenset(mstype.all_types)
@@ -415,8 +414,8 @@ class AddN(Primitive):
         if not isinstance(inputs, tuple | list) or not inputs:
             kind = type(inputs).__name__
             got = f"an empty {kind}" if isinstance(inputs, tuple | list) else kind
-            raise TypeError(f"AddN: inputs must be a non-empty tuple or list of Tensors, but "
-                            f"got {got}")
+            raise TypeError(f"{self.name}: inputs must be a non-empty tuple or list of Tensors, "
+                            f"but got {got}")
         return super().__call__(*inputs)
 
     def infer(self, *xs: Any) -> Spec:
@@ -424,13 +423,18 @@ class AddN(Primitive):
             _check(self.name, f"inputs[{i}]", x, _NUMBER)
         first = xs[0]
         if any(x._shape != first._shape or x._dtype is not first._dtype for x in xs):
-            raise ValueError(f"AddN: inputs must all have the same shape and dtype, but got "
-                             f"({describe(xs)})")
+            raise ValueError(f"{self.name}: inputs must all have the same shape and dtype, but "
+                             f"got ({describe(xs)})")
         return first._shape, first._dtype
 
     def bprop(self, *args: Any) -> tuple:
         dout = args[-1]
         return (dout,) * (len(args) - 2)
+
+
+class AccumulateNV2(AddN):
+    """The sum of a tuple or list of tensors of one shape and dtype, as ``AddN``:
+    ``AccumulateNV2()((x, y, z))``."""
 
 
 # -- reductions -----------------------------------------------------------------------------
@@ -649,6 +653,7 @@ class BatchMatMul(_MatMul):
 
 
 add = tensor_add = Add()
+TensorAdd = Add  # MindSpore 1.x's older name of Add
 sub = tensor_sub = Sub()
 mul = tensor_mul = Mul()
 div = Div()

@@ -7,6 +7,7 @@ kernel_h, kernel_w).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, TypeGuard
 
@@ -25,6 +26,7 @@ __all__ = [
     "Conv2DBackpropInput",
     "Conv2DTranspose",
     "Dropout",
+    "Flatten",
     "GeLU",
     "LogSoftmax",
     "MaxPool",
@@ -365,8 +367,50 @@ class BiasAdd(Primitive):
         return x._shape, x._dtype
 
     def bprop(self, x: Tensor, bias: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        channel = self._channel_axis(x)
-        return dout, F.reduce_sum(dout, tuple(i for i in range(x.ndim) if i != channel))
+        grad = self.__dict__.setdefault("_grad", BiasAddGrad(self.data_format))
+        return dout, grad(dout)
+
+
+class BiasAddGrad(Primitive):
+    """The gradient of BiasAdd with respect to its bias: ``dout`` summed over every axis but
+    the channel axis of ``data_format``: ``BiasAddGrad(data_format="NCHW")(dout)``."""
+
+    def __init__(self, data_format: str = "NCHW") -> None:
+        super().__init__()
+        self.data_format = _check_format(self.name, data_format, ("NCHW", "NHWC", "NCDHW"))
+
+    def channel(self, ndim: int) -> int:
+        return ndim - 1 if self.data_format == "NHWC" else 1
+
+    def axes(self, ndim: int) -> tuple[int, ...]:
+        """The axes summed over."""
+        return tuple(i for i in range(ndim) if i != self.channel(ndim))
+
+    def infer(self, dout: Any) -> Spec:
+        check_tensor(self.name, "dout", dout, mstype.number_type)
+        if dout.ndim < 2:
+            raise ValueError(f"BiasAddGrad: 'dout' must have rank >= 2, but got shape "
+                             f"{list(dout.shape)}")
+        return (dout.shape[self.channel(dout.ndim)],), dout.dtype
+
+    def bprop(self, dout: Tensor, out: Tensor, grad: Tensor) -> tuple:
+        shape = [1] * dout.ndim
+        shape[self.channel(dout.ndim)] = grad.shape[0]
+        return (F.broadcast_to(F.reshape(grad, tuple(shape)), dout.shape),)
+
+
+class Flatten(Primitive):
+    """``x`` as (N, the product of the other dimensions): ``Flatten()(x)``."""
+
+    def infer(self, x: Any) -> Spec:
+        check_tensor(self.name, "input_x", x)
+        if x.ndim < 1:
+            raise ValueError(f"Flatten: 'input_x' must have rank >= 1, but got shape "
+                             f"{list(x.shape)}")
+        return (x.shape[0], math.prod(x.shape[1:])), x.dtype
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (F.reshape(dout, x.shape),)
 
 
 # -- convolution ----------------------------------------------------------------------------

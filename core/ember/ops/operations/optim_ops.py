@@ -19,8 +19,8 @@ from ember.ops import functional as F
 from ember.ops._rules import broadcast_shape, check_tensor
 from ember.ops.primitive import Primitive, Spec
 
-__all__ = ["Adam", "AdamWeightDecay", "ApplyMomentum", "Assign", "AssignAdd", "FloatStatus",
-           "SGD", "assign", "assign_add"]
+__all__ = ["Adam", "AdamWeightDecay", "ApplyMomentum", "Assign", "AssignAdd", "AssignSub",
+           "FloatStatus", "SGD", "assign", "assign_add", "assign_sub"]
 
 
 def _check_variable(op: str, variable: Any, name: str = "variable") -> Parameter:
@@ -106,9 +106,14 @@ class AssignAdd(_Update):
                      mstype.number_type)
         check_tensor(self.name, "value", value, (variable.dtype,))
         if broadcast_shape(self.name, variable.shape, value.shape) != variable.shape:
-            raise ValueError(f"AssignAdd: value of shape {list(value.shape)} would change the "
-                             f"shape {list(variable.shape)} of variable {variable.name}")
+            raise ValueError(f"{self.name}: value of shape {list(value.shape)} would change "
+                             f"the shape {list(variable.shape)} of variable {variable.name}")
         return variable.shape, variable.dtype
+
+
+class AssignSub(AssignAdd):
+    """Subtract ``value`` from the Parameter ``variable`` in place:
+    ``AssignSub()(variable, value)``; ``value`` as for ``AssignAdd``."""
 
 
 # -- optimizer updates ----------------------------------------------------------------------
@@ -230,3 +235,4 @@ class FloatStatus(Primitive):
 
 assign = Assign()
 assign_add = AssignAdd()
+assign_sub = AssignSub()

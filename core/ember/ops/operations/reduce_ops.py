@@ -1,4 +1,5 @@
-"""Reductions beyond sums and extremes, cumulative scans, index of the minimum, counts."""
+"""Reductions beyond sums and extremes, cumulative scans, index of the minimum, counts and
+histograms."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import functools
 import math
 from typing import Any
 
+from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops._rules import normalize_axis
 from ember.ops.operations.array_ops import reshape, transpose
@@ -24,9 +26,10 @@ from ember.ops.operations.math_ops import (
 from ember.ops.primitive import Primitive, Spec, describe
 
 __all__ = [
-    "ArgMinWithValue", "Argmin", "CumProd", "CumSum", "EqualCount", "ReduceAll", "ReduceAny",
-    "ReduceProd", "SquareSumAll", "argmin", "argmin_with_value", "cumprod", "cumsum",
-    "equal_count", "reduce_all", "reduce_any", "reduce_prod", "square_sum_all",
+    "ArgMin", "ArgMinWithValue", "Argmin", "CumProd", "CumSum", "EqualCount", "HistogramFixedWidth",
+    "ReduceAll", "ReduceAny", "ReduceProd", "SquareSumAll", "argmin", "argmin_with_value",
+    "cumprod", "cumsum", "equal_count", "reduce_all", "reduce_any", "reduce_prod",
+    "square_sum_all",
 ]
 
 
@@ -159,12 +162,38 @@ class SquareSumAll(Primitive):
         return mul(x, mul(dout[0], 2)), mul(y, mul(dout[1], 2))
 
 
+class HistogramFixedWidth(Primitive):
+    """Counts of the elements of ``x`` in ``nbins`` equal bins spanning ``range`` (a tensor
+    ``[low, high]`` of the dtype of ``x``); values below fall in the first bin, values above
+    in the last: ``HistogramFixedWidth(nbins, dtype='int32')(x, range)``, Int32 counts."""
+
+    def __init__(self, nbins: int, dtype: str = "int32") -> None:
+        super().__init__()
+        if not isinstance(nbins, int) or isinstance(nbins, bool) or nbins < 1:
+            raise ValueError(f"HistogramFixedWidth: nbins must be an int >= 1, but got "
+                             f"{nbins!r}")
+        if dtype != "int32":
+            raise ValueError(f"HistogramFixedWidth: dtype must be 'int32', but got {dtype!r}")
+        self.nbins = nbins
+        self.dtype = dtype
+
+    def infer(self, x: Any, value_range: Any) -> Spec:
+        accepts = frozenset((mstype.float16, mstype.float32, mstype.float64, mstype.int32))
+        _check(self.name, "x", x, accepts)
+        _check(self.name, "range", value_range, frozenset((x.dtype,)))
+        if value_range.shape != (2,):
+            raise ValueError(f"HistogramFixedWidth: input 'range' must have shape (2,), but "
+                             f"got {describe((value_range,))}")
+        return (self.nbins,), mstype.int32
+
+
 reduce_prod = ReduceProd()
 reduce_all = ReduceAll()
 reduce_any = ReduceAny()
 cumsum = CumSum()
 cumprod = CumProd()
 argmin = Argmin()
+ArgMin = Argmin  # the spelling of later MindSpore versions
 argmin_with_value = ArgMinWithValue()
 equal_count = EqualCount()
 square_sum_all = SquareSumAll()

@@ -30,7 +30,7 @@ __all__ = [
     "ScatterAdd", "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterMul", "ScatterSub",
     "ScatterUpdate", "ScatterNd", "ScatterNdAdd", "ScatterNdSub", "ScatterNdUpdate",
     "TensorScatterMax", "TensorScatterMin", "TensorScatterSub", "TensorScatterUpdate",
-    "scatter_nd", "tensor_scatter_update",
+    "UpdateCache", "scatter_nd", "tensor_scatter_update",
 ]
 
 _INDEX = (mstype.int32, mstype.int64)
@@ -57,6 +57,7 @@ class _Scatter(Primitive):
     <op>= updates[i]`` along the first dimension of the Parameter ``input_x``, in place."""
 
     pure = False
+    updates_parameters = True
     dtypes: tuple[mstype.Type, ...] = mstype.number_type
 
     def __init__(self, use_locking: bool = False) -> None:
@@ -108,6 +109,26 @@ class ScatterUpdate(_Scatter):
     """Writes ``updates`` into the rows ``indices`` of the Parameter ``input_x``."""
 
     dtypes = mstype.all_types
+
+
+class UpdateCache(Primitive):
+    """ScatterUpdate for embedding caches: rows ``indices`` of the Parameter ``input_x`` take
+    ``updates``, except where an index is negative or at least ``max_num`` (those are skipped):
+    ``UpdateCache()(input_x, indices, updates, max_num)`` -> a one-element tensor of 0, as
+    MindSpore's, whose value carries nothing."""
+
+    pure = False
+
+    def infer(self, x: Any, indices: Any, updates: Any, max_num: Any) -> Spec:
+        _check_parameter(self.name, x, mstype.number_type)
+        check_tensor(self.name, "indices", indices, _INDEX)
+        if isinstance(max_num, bool) or not isinstance(max_num, int):
+            raise TypeError(f"UpdateCache: max_num must be an int, but got {max_num!r}")
+        if not x.ndim:
+            raise ValueError("UpdateCache: input_x must have at least one dimension")
+        _check_updates(self.name, x, updates, indices.shape + x.shape[1:],
+                       "indices.shape + input_x.shape[1:]")
+        return (1,), x.dtype
 
 
 class _ScatterNdInPlace(_Scatter):

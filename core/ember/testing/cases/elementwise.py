@@ -42,6 +42,15 @@ OFF_GRID = uniform(-3.3, 3.3)
 erf = np.frompyfunc(math.erf, 1, 1)
 erfc = np.frompyfunc(math.erfc, 1, 1)
 
+
+def inv(x: np.ndarray) -> np.ndarray:
+    """``Inv``'s documented semantics: floats as IEEE; integers truncate toward zero and
+    1 / 0 is the dtype's min."""
+    if x.dtype.kind == "f":
+        return in_f64(lambda v: 1 / v)(x)
+    return np.where(x == 0, np.iinfo(x.dtype).min, divide(np.ones((), x.dtype), x))
+
+
 # -- unary ----------------------------------------------------------------------------------
 #: name -> (reference in float64, dtypes, sampler, special values)
 UNARY: dict[str, tuple[Callable[..., Any], tuple[type, ...], Sampler, list[float]]] = {
@@ -64,7 +73,7 @@ UNARY: dict[str, tuple[Callable[..., Any], tuple[type, ...], Sampler, list[float
     "Erfc": (lambda x: erfc(x).astype(F64), FLOATS, ANY, [NAN, INF, -INF, 0]),
     "Expm1": (np.expm1, FLOATS, ANY, [NAN, INF, -INF, 1e-10]),
     "Log1p": (np.log1p, FLOATS, uniform(-0.5, 2), [NAN, INF, -1, -2]),
-    "Inv": (lambda x: divide(np.ones((), x.dtype), x), FLOATS + (np.int32,),
+    "Inv": (inv, FLOATS + (np.int32,),
             away_from_zero(1, 3), [NAN, INF, 0, -0.0]),
 }
 UNARY_CASES = [
@@ -78,7 +87,7 @@ UNARY_CASES = [
     ]
 ] + [
     OpCase("Inv/int-truncates", "Inv", P.Inv, values([1, -1, 2, -3, 0]),
-           lambda x: divide(np.ones((), x.dtype), x), (np.int32,)),
+           inv, (np.int32,)),
     OpCase("Invert/ints", "Invert", P.Invert, arrays((2, 3), draw=uniform(-9, 9)),
            lambda x: -1 - x if x.dtype.kind == "i" else np.iinfo(x.dtype).max - x,
            INTS + (np.int16, np.uint8, np.uint16)),
@@ -123,6 +132,16 @@ BINARY_CASES = [
     *binary_cases("Xlogy", where_x_zero(lambda x, y: x * np.log(y)), FLOATS,
                   [away_from_zero(), uniform(0.5, 2)], ([0, 0, 1, NAN, 2], [0, -1, 0, 1, INF])),
     *binary_cases("DivNoNan", div_no_nan, NUMBERS, DIVISORS, ([1, 0, INF, NAN], [0, 0, 1, 0])),
+    *binary_cases("MulNoNan", in_f64(lambda x, y: np.where(y == 0, 0.0, x * y)), NUMBERS,
+                  [ANY, ANY], ([INF, NAN, 1, NAN, -INF], [0, 0, 0, 2, 2])),
+    *(OpCase(f"Lerp/{label}", "Lerp", P.Lerp, inputs,
+             in_f64(lambda start, end, weight: start + weight * (end - start)), FLOATS, grad)
+      for label, inputs, grad in [
+          ("same-shape", arrays((2, 3), (2, 3), (2, 3)), (0, 1, 2)),
+          ("broadcast", arrays((2, 1, 3), (4, 1), (3,)), (0, 1, 2)),
+          ("float-weight", lambda rng, dtype: (*arrays((2, 3), (2, 3))(rng, dtype), 0.25),
+           (0, 1)),
+      ]),
     OpCase("DivNoNan/int-by-zero", "DivNoNan", P.DivNoNan, values([7, -7, 0, 7], [0, 0, 0, 2]),
            div_no_nan, INTS),
     *(case for name, fn in (("BitwiseAnd", np.bitwise_and), ("BitwiseOr", np.bitwise_or),
@@ -134,7 +153,6 @@ BINARY_CASES = [
              values([1, 2, 3, -1, 0], [1.05, 2.3, 3, 1, 0.4]),
              in_f64(lambda x, y, tol=tol: np.abs(x - y) < tol, np.bool_), FLOATS + INTS)
       for label, attrs, tol in (("default", (), 1e-5), ("tolerance", (0.5,), 0.5))),
-    *binary_cases("TensorAdd", in_f64(np.add), NUMBERS, [ANY] * 2, None),
 ]
 
 CASES: list[OpCase] = [*UNARY_CASES, *BINARY_CASES]

@@ -321,6 +321,8 @@ ADDN_CASES = [
     *(OpCase(f"AddN/{label}", "AddN", P.AddN, tuple_of(n, shape), _addn_reference, NUMBERS,
              (0,)) for label, n, shape in [("three", 3, (2, 3)), ("one", 1, (4,)),
                                            ("scalars", 2, ()), ("empty", 2, (0, 2))]),
+    OpCase("AccumulateNV2/three", "AccumulateNV2", P.AccumulateNV2, tuple_of(3, (2, 3)),
+           _addn_reference, NUMBERS, (0,)),
     OpCase("AddN/nan-inf", "AddN", P.AddN,
            lambda rng, dtype: (values([INF, 1, NAN], [-INF, INF, 1])(rng, dtype),),
            _addn_reference, FLOATS),
@@ -380,71 +382,6 @@ def reduce_cases(name: str, fn: Callable[..., Any],
 REDUCE_CASES = [case for name, fn in REDUCE.items() for case in reduce_cases(name, fn)]
 
 
-def _at_zeros(axis: Any) -> Callable[[np.random.Generator, type], tuple]:
-    """A matrix holding zeros (where a product's gradient needs care) and ``axis``."""
-    return lambda rng, dtype: (*values([[1, 2, 0], [3, 0, 5], [2, 3, 4]])(rng, dtype), axis)
-
-
-PROD_CASES = [
-    *reduce_cases("ReduceProd", np.prod, {np.float16: (3e-2, 3e-2)}),
-    *(OpCase(f"ReduceProd/zeros-{label}", "ReduceProd", made(P.ReduceProd, False),
-             _at_zeros(axis), reduce_reference(np.prod, False), FLOATS, (0,))
-      for label, axis in (("rows", 1), ("all", ()))),
-]
-LOGIC_REDUCE_CASES = [
-    OpCase(f"{name}/{label}", name, made(getattr(P, name), keep), reduce_inputs(shape, axis),
-           reduce_reference(fn, keep), BOOL)
-    for name, fn in (("ReduceAll", np.all), ("ReduceAny", np.any))
-    for label, keep, shape, axis in [
-        ("default-axis", False, (2, 3), None),
-        ("axis1-keep", True, (2, 3, 4), 1),
-        ("two-axes", False, (2, 3, 4), (0, 2)),
-        ("empty-reduced-axis", False, (0, 3), 0),
-    ]
-]
-
-
-# -- cumulative scans -----------------------------------------------------------------------
-def _cumulative_reference(product: bool, exclusive: bool, reverse: bool
-                          ) -> Callable[..., np.ndarray]:
-    """Output i along ``axis`` sums (multiplies) the inputs j <= i (j >= i when reversed),
-    j = i left out when exclusive: a masked sum over a square of pairs, in float64."""
-    def reference(x: np.ndarray, axis: int) -> np.ndarray:
-        moved = np.moveaxis(x.astype(F64), axis, -1)
-        i, j = np.indices((moved.shape[-1],) * 2)
-        mask = (j >= i) if reverse else (j <= i)
-        if exclusive:
-            mask &= j != i
-        terms = moved[..., None, :]
-        with np.errstate(all="ignore"):
-            out = (np.prod(np.where(mask, terms, 1), axis=-1) if product
-                   else np.sum(np.where(mask, terms, 0), axis=-1))
-        return rounded(np.moveaxis(out, -1, axis), x.dtype)
-    return reference
-
-
-def _scan_inputs(shape: tuple[int, ...], axis: int, draw: Sampler
-                 ) -> Callable[[np.random.Generator, type], tuple]:
-    return lambda rng, dtype: (draw(rng, shape, dtype), axis)
-
-
-SCAN_CASES = [
-    OpCase(f"{name}/{label}", name, made(getattr(P, name), exclusive, reverse),
-           _scan_inputs(shape, axis, draw), _cumulative_reference(name == "CumProd", exclusive,
-                                                                 reverse),
-           NUMBERS, grad, F16_SUMS)
-    for name, draw in (("CumSum", ANY), ("CumProd", away_from_zero(0.5, 1.5)))
-    for label, exclusive, reverse, shape, axis, grad in [
-        ("plain", False, False, (3, 4), 1, (0,)),
-        ("exclusive", True, False, (3, 4), 0, (0,)),
-        ("reverse", False, True, (2, 3, 4), -1, (0,)),
-        ("exclusive-reverse", True, True, (3, 4), 1, (0,)),
-        ("vector", False, False, (5,), 0, (0,)),
-        ("empty", True, False, (0, 3), 0, ()),
-    ]
-]
-
-
 def _argmax_reference(axis: int, keep_dims: bool, dtype: type,
                       pick: Callable[..., Any] = max) -> Callable[..., Any]:
     """Index (first of ties) of the maximum (``pick=min``: minimum) along ``axis``, in
@@ -490,25 +427,6 @@ ARGMAX_CASES = [
 ]
 
 
-def _equal_count(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return np.array([sum(a == b for a, b in zip(x.flat, y.flat))], x.dtype)
-
-
-def _square_sums(x: np.ndarray, y: np.ndarray) -> tuple:
-    return tuple(rounded(np.sum(np.square(a.astype(F64))), a.dtype) for a in (x, y))
-
-
-COUNT_CASES = [
-    OpCase("EqualCount/values", "EqualCount", P.EqualCount,
-           values([1, 2, 3, 4, 5], [1, 0, 3, 4, -5]), _equal_count, NUMBERS),
-    OpCase("EqualCount/random", "EqualCount", P.EqualCount, arrays((3, 4), (3, 4), draw=FEW),
-           _equal_count, NUMBERS),
-    *(OpCase(f"SquareSumAll/{label}", "SquareSumAll", P.SquareSumAll, arrays(shape, shape),
-             _square_sums, FLOATS, grad, F16_SUMS)
-      for label, shape, grad in (("matrix", (3, 4), (0, 1)), ("empty", (0, 2), ()))),
-]
-
-
 # -- matrix products ------------------------------------------------------------------------
 def _matmul_reference(ta: bool, tb: bool) -> Callable[..., np.ndarray]:
     """Sums of products over the inner axis with broadcast batch axes, in float64."""
@@ -546,6 +464,5 @@ MATMUL_CASES = [
 
 CASES: list[OpCase] = [
     *ARITH_CASES, *COMPARE_CASES, *LOGIC_CASES, *UNARY_CASES, *LIKE_CASES, *SELECT_CASES,
-    *CAST_CASES, *FILL_CASES, *ADDN_CASES, *REDUCE_CASES, *PROD_CASES, *LOGIC_REDUCE_CASES,
-    *SCAN_CASES, *ARGMAX_CASES, *COUNT_CASES, *MATMUL_CASES,
+    *CAST_CASES, *FILL_CASES, *ADDN_CASES, *REDUCE_CASES, *ARGMAX_CASES, *MATMUL_CASES,
 ]

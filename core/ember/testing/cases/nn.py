@@ -249,6 +249,29 @@ _BIAS_ADD = [
 ]
 
 
+def _bias_add_grad(channel: int) -> Callable[[np.ndarray], np.ndarray]:
+    def reference(dout: np.ndarray) -> np.ndarray:
+        moved = np.moveaxis(dout.astype(F64), channel, 0)
+        return moved.reshape(moved.shape[0], -1).sum(axis=1).astype(dout.dtype)
+
+    return reference
+
+
+_BIAS_ADD_GRAD = [
+    OpCase(f"BiasAddGrad/{fmt}-{len(shape)}d", "BiasAddGrad",
+           lambda f=fmt: nn_ops.BiasAddGrad(f), lambda rng, dt, s=shape: (sample(rng, dt, *s),),
+           _bias_add_grad(-1 if fmt == "NHWC" else 1), NUMBERS, (0,), HALF_LOOSE)
+    for fmt, shape in [("NCHW", (2, 3, 2, 2)), ("NHWC", (2, 2, 3)), ("NCHW", (4, 3))]
+]
+
+_FLATTEN = [
+    OpCase(f"Flatten/{len(shape)}d", "Flatten", P.Flatten,
+           lambda rng, dt, s=shape: (sample(rng, dt, *s),),
+           lambda x: x.reshape(x.shape[0], int(np.prod(x.shape[1:]))), NUMBERS, (0,))
+    for shape in [(2, 3, 4), (3,), (0, 2)]
+]
+
+
 # -- convolution --------------------------------------------------------------------------------
 def _pair(value: int | tuple[int, ...]) -> tuple[int, int]:
     """(h, w) from an int, (h, w) or (1, 1, h, w)."""
@@ -686,6 +709,8 @@ CASES: list[OpCase] = [
     *_ACTIVATION_GRADS,
     *_softmax_cases(),
     *_BIAS_ADD,
+    *_BIAS_ADD_GRAD,
+    *_FLATTEN,
     *(case for conv in _CONVS for case in conv.cases()),
     *(case for pool in _POOLS for case in pool.cases()),
     *_POOL_EDGES,

@@ -16,8 +16,9 @@ import numpy as np
 
 from ember.testing.cases import OpCase
 
-FAMILIES = ("math", "elementwise", "array", "nn", "activation", "norm", "spatial", "scatter",
-            "index", "dynamic")
+FAMILIES = ("math", "elementwise", "reduce", "array", "nn", "activation", "norm", "spatial",
+            "scatter", "index", "dynamic", "layout", "image", "random", "sparse", "loss", "optim",
+            "topk", "conv3d")
 
 
 class CaseTableError(ValueError):

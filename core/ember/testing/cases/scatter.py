@@ -24,19 +24,21 @@ _COMBINE: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
-def in_place(prim: Any) -> Callable[..., Any]:
-    """``prim(variable, indices, updates)`` on a Parameter holding ``input_x``: one Parameter per
-    shape and dtype, made on the first (PyNative) call, as a Cell holds its weights."""
+def in_place(prim: Any, read_back: bool = False) -> Callable[..., Any]:
+    """``prim(variable, *rest)`` on a Parameter holding ``input_x``: one Parameter per shape and
+    dtype, made on the first (PyNative) call, as a Cell holds its weights. With ``read_back``
+    the call returns (the Parameter's value after the update, prim's output)."""
     variables: dict[tuple, Parameter] = {}
-    assign = P.Assign()
+    assign, identity = P.Assign(), P.Identity()
 
-    def call(x: Tensor, indices: Tensor, updates: Tensor) -> Any:
+    def call(x: Tensor, *rest: Any) -> Any:
         key = (x.shape, x.dtype)
         if key not in variables:
             variables[key] = Parameter(Tensor(np.zeros(x.shape, x.dtype.np_dtype)), "input_x")
         variable = variables[key]
         assign(variable, x)
-        return prim(variable, indices, updates)
+        out = prim(variable, *rest)
+        return (identity(variable), out) if read_back else out
 
     return call
 
@@ -66,6 +68,16 @@ def _nd(kind: str) -> Callable[..., np.ndarray]:
         return out
 
     return reference
+
+
+def _update_cache(x: np.ndarray, indices: np.ndarray, updates: np.ndarray,
+                  max_num: int) -> tuple[np.ndarray, np.ndarray]:
+    """The cache after UpdateCache (indices outside [0, max_num) skipped), and its output."""
+    out = x.copy()
+    for i, row in zip(indices.ravel(), updates.reshape((indices.size,) + x.shape[1:])):
+        if 0 <= i < max_num:
+            out[i] = row
+    return out, np.zeros(1, x.dtype)
 
 
 def _scatter_nd(indices: np.ndarray, updates: np.ndarray, shape: tuple) -> np.ndarray:
@@ -107,6 +119,11 @@ CASES: list[OpCase] = [
            lambda rng, dt: (sample(rng, dt, 3, 2), index([[2], [0]], dtype=np.int64),
                             sample(rng, dt, 2, 2)),
            _nd("Update"), ANY),
+    OpCase("UpdateCache/skips-out-of-range", "UpdateCache",
+           lambda: in_place(P.UpdateCache(), read_back=True),
+           lambda rng, dt: (sample(rng, dt, 5, 2), index(3, -1, 0, 4, 3), sample(rng, dt, 5, 2),
+                            4),
+           _update_cache, NUMBERS),
     OpCase("ScatterNd/repeats-add-up", "ScatterNd", P.ScatterNd,
            lambda rng, dt: (index([[0, 1], [2, 0], [0, 1]]), sample(rng, dt, 3), (3, 2)),
            _scatter_nd, NUMBERS, grad=(1,)),

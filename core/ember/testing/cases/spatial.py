@@ -162,6 +162,62 @@ _PADS = [  # (id, x shape, paddings, dtypes, check gradients)
     ("empty", (0, 2), ((1, 1), (1, 0)), FLOATS, False),
 ]
 
+# -- ROIAlign: a loop over regions, bins and samples, as MindSpore's kernel describes it ------
+def _bilinear_at(image: np.ndarray, y: float, x: float) -> np.ndarray:
+    """The (C,) values of a CHW image at (y, x); 0 outside [-1, size] on either axis."""
+    h, w = image.shape[1:]
+    if y < -1 or y > h or x < -1 or x > w:
+        return np.zeros(image.shape[0])
+    y, x = max(y, 0.0), max(x, 0.0)
+    y0, x0 = min(int(np.floor(y)), h - 1), min(int(np.floor(x)), w - 1)
+    y1, x1 = min(y0 + 1, h - 1), min(x0 + 1, w - 1)
+    ly, lx = (y - y0 if y0 < h - 1 else 0.0), (x - x0 if x0 < w - 1 else 0.0)
+    return ((1 - ly) * (1 - lx) * image[:, y0, x0] + (1 - ly) * lx * image[:, y0, x1]
+            + ly * (1 - lx) * image[:, y1, x0] + ly * lx * image[:, y1, x1])
+
+
+def _roi_samples(roi: np.ndarray, pooled: tuple[int, int], scale: float, grid: int,
+                 end_mode: int) -> Any:
+    """(p, q, y, x) of every sample point of the region, by bin."""
+    x1, y1 = roi[1] * scale, roi[2] * scale
+    x2, y2 = (roi[3] + end_mode) * scale, (roi[4] + end_mode) * scale
+    hh, ww = y2 - y1, x2 - x1
+    if not end_mode:
+        hh, ww = max(hh, 1.0), max(ww, 1.0)
+    bh, bw = hh / pooled[0], ww / pooled[1]
+    for p, q, iy, ix in np.ndindex(*pooled, grid, grid):
+        yield p, q, y1 + p * bh + (iy + 0.5) * bh / grid, x1 + q * bw + (ix + 0.5) * bw / grid
+
+
+def _roi_align(pooled: tuple[int, int], scale: float, grid: int,
+               end_mode: int) -> Callable[..., np.ndarray]:
+    def reference(features: np.ndarray, rois: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(rois), features.shape[1], *pooled))
+        for r, roi in enumerate(rois.astype(F64)):
+            if abs(roi[1]) < 1e-3 and abs(roi[3]) < 1e-3:
+                continue  # MindSpore skips regions whose x1 and x2 are 0
+            image = features[int(roi[0])].astype(F64)
+            for p, q, y, x in _roi_samples(roi, pooled, scale, grid, end_mode):
+                out[r, :, p, q] += _bilinear_at(image, y, x) / grid ** 2
+        return out.astype(features.dtype)
+
+    return reference
+
+
+def _roi_inputs(rng: np.random.Generator, dt: type) -> tuple:
+    """Features (2, 1, 5, 4) and regions inside, across and outside the image, and one that
+    MindSpore skips (x1 = x2 = 0)."""
+    rois = np.array([[0, 0.5, 1.0, 2.5, 3.5], [1, 2.0, -1.5, 6.0, 7.0], [1, 1.2, 2.2, 1.4, 2.3],
+                     [0, 0.0, 1.0, 0.0, 3.0], [0, 5.0, 6.0, 8.0, 9.0]], dt)
+    return sample(rng, dt, 2, 1, 5, 4), rois
+
+
+_ROI_ALIGNS = [  # (id, pooled, scale, sample_num, roi_end_mode, check gradients)
+    ("2x2-scale1", (2, 2), 1.0, 2, 1, True),
+    ("3x2-scale0.5-end0", (3, 2), 0.5, 1, 0, True),
+    ("1x3-grid3", (1, 3), 1.0, 3, 1, False),
+]
+
 CASES: list[OpCase] = [
     *(OpCase(f"Pad/{name}", "Pad", lambda p=paddings: P.Pad(p),
              lambda rng, dt, s=shape: (sample(rng, dt, *s),), _pad(paddings), dtypes,
@@ -169,4 +225,9 @@ CASES: list[OpCase] = [
       for name, shape, paddings, dtypes, grad in _PADS),
     *_mirror_cases(),
     *_resize_cases(),
+    *(OpCase(f"ROIAlign/{name}", "ROIAlign",
+             lambda p=pooled, s=scale, g=grid, e=end: P.ROIAlign(*p, s, g, e), _roi_inputs,
+             _roi_align(pooled, scale, grid, end), FLOATS, (0,) if grad else (),
+             {np.float16: (1e-2, 1e-2)})
+      for name, pooled, scale, grid, end, grad in _ROI_ALIGNS),
 ]

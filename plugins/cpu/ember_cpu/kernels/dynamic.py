@@ -45,5 +45,6 @@ KERNELS = {
     "UniqueWithPad": lambda p: _unique_with_pad,
     "MaskedSelect": lambda p: _masked_select,
     "MaskedSelectGrad": lambda p: _masked_select_grad,
+    "Range": lambda p: lambda start, limit, delta: np.arange(start, limit, delta, start.dtype),
     "DynamicShape": lambda p: lambda x: np.array(x.shape, np.int32),
 }

@@ -44,8 +44,10 @@ def _x_or_zero(fn):
 
 
 def _inv(x):
-    """``1 / x``; integers divide as Div does."""
-    return _divide(np.ones((), x.dtype), x)
+    """``1 / x``; integers truncate toward zero, and 1 / 0 is the dtype's min."""
+    if x.dtype.kind == "f":
+        return np.reciprocal(x)
+    return np.where(x == 0, np.iinfo(x.dtype).min, _divide(np.ones((), x.dtype), x))
 
 
 def _approximate_equal(prim):
@@ -100,7 +102,6 @@ KERNELS = {
     "IsNan": lambda p: np.isnan,
     "IsInf": lambda p: np.isinf,
     "IsFinite": lambda p: np.isfinite,
-    "TensorAdd": lambda p: np.add,
     "FloorDiv": _quiet_unary(_floor_div),
     "FloorMod": _quiet_unary(np.mod),
     "Mod": _quiet_unary(np.fmod),
@@ -110,6 +111,8 @@ KERNELS = {
     "Xdivy": _quiet_unary(_x_or_zero(np.true_divide)),
     "Xlogy": _quiet_unary(_x_or_zero(lambda x, y: x * np.log(y))),
     "DivNoNan": _quiet_unary(_div_no_nan),
+    "MulNoNan": _quiet_unary(lambda x, y: np.where(y == 0, np.zeros((), x.dtype), x * y)),
+    "Lerp": _quiet_unary(lambda start, end, weight: start + weight * (end - start)),
     "BitwiseAnd": lambda p: np.bitwise_and,
     "BitwiseOr": lambda p: np.bitwise_or,
     "BitwiseXor": lambda p: np.bitwise_xor,

@@ -91,6 +91,10 @@ def _arg_with_value(find):
     return factory
 
 
+def _add_n(prim):
+    return _quiet(lambda *xs: functools.reduce(np.add, xs))
+
+
 def _matmul(prim):
     ta, tb = prim.transpose_a, prim.transpose_b
 
@@ -133,7 +137,8 @@ KERNELS = {
     "OnesLike": lambda p: np.ones_like,
     "Cast": lambda p: _quiet(lambda x, dtype: x.astype(dtype.np_dtype)),
     "Fill": lambda p: lambda dtype, shape, value: np.full(shape, value, dtype.np_dtype),
-    "AddN": lambda p: _quiet(lambda *xs: functools.reduce(np.add, xs)),
+    "AddN": _add_n,
+    "AccumulateNV2": _add_n,
     "ReduceSum": _reduce(np.sum),
     "ReduceMean": _reduce(_mean),
     "ReduceMax": _reduce(np.max),

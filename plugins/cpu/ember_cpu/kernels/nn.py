@@ -1,18 +1,13 @@
 """Neural-network kernels on NumPy.
 
-Convolutions run as im2col (a strided window view, copied once) and one batched matrix product;
-their input gradient scatters the columns back with one strided add per kernel tap. Pools
-combine one strided slice of the image per window tap.
+Convolutions and pools are in ``conv.py``.
 """
 
 from __future__ import annotations
 
-import functools
 import math
-import weakref
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from ember.common import seed as _seed
 
@@ -120,205 +115,26 @@ def _bias_add(prim):
     return kernel
 
 
-# -- windows: shared by convolutions and pools ----------------------------------------------
-def _pad(x, pads, fill=0):
-    """``x`` with (top, bottom, left, right) rows and columns of ``fill`` around each image."""
-    if not any(pads):
-        return x
-    top, bottom, left, right = pads
-    n, c, h, w = x.shape
-    out = np.full((n, c, h + top + bottom, w + left + right), fill, dtype=x.dtype)
-    out[:, :, top:top + h, left:left + w] = x
-    return out
-
-
-def _taps(kernel_hw, stride, dilation, out_hw):
-    """For each kernel tap (i, j), row-major: the slices of the padded image that hold the
-    element every output pixel's window has at that tap."""
-    (kh, kw), (sh, sw), (dh, dw), (ho, wo) = kernel_hw, stride, dilation, out_hw
-    return [(slice(i * dh, i * dh + (ho - 1) * sh + 1, sh),
-             slice(j * dw, j * dw + (wo - 1) * sw + 1, sw))
-            for i in range(kh) for j in range(kw)]
-
-
-def _crop(xp, pads, hw):
-    top, _, left, _ = pads
-    return xp[:, :, top:top + hw[0], left:left + hw[1]]
-
-
-# -- convolution ----------------------------------------------------------------------------
-#: (id of the input, geometry) -> (weak reference to the input, its columns)
-_RECENT_COLUMNS: dict = {}
-
-
-class _ConvPlan:
-    """A convolution's numbers for one input size: padding, output size, matrix shapes."""
-
-    def __init__(self, prim, x_shape):
-        n, c, h, w = x_shape
-        self.pads, self.out_hw = prim.geometry((h, w))
-        self.kernel_hw = prim.kernel_size
-        self.stride, self.dilation = prim.stride[2:], prim.dilation[2:]
-        self.group = prim.group
-        self.x_shape = tuple(x_shape)
-        self.padded_shape = (n, c, h + self.pads[0] + self.pads[1], w + self.pads[2] + self.pads[3])
-        taps = self.kernel_hw[0] * self.kernel_hw[1]
-        # columns: (N, group, C / group * kh * kw, Ho * Wo); weight: (group, O / group, same)
-        self.cols_shape = (n, self.group, c // self.group * taps, self.out_hw[0] * self.out_hw[1])
-        self.w_shape = (self.group, prim.out_channel // self.group, self.cols_shape[2])
-        self.dout_shape = (n, self.group, self.w_shape[1], self.cols_shape[3])
-        self.out_shape = (n, prim.out_channel, *self.out_hw)
-        self.taps = _taps(self.kernel_hw, self.stride, self.dilation, self.out_hw)
-
-    def columns(self, x):
-        """im2col: every output pixel's window, as (N, group, C / group * kh * kw, Ho * Wo).
-
-        The forward pass and the filter gradient of a training step ask for the same columns:
-        the most recent ones are kept while their input array lives, and computed once."""
-        key = (id(x), self.cols_shape, self.kernel_hw, self.stride, self.dilation, self.pads)
-        recent = _RECENT_COLUMNS.get(key)
-        if recent is not None and recent[0]() is x:
-            return recent[1]
-        cols = self._columns(x)
-        _RECENT_COLUMNS[key] = (weakref.ref(x), cols)
-        while len(_RECENT_COLUMNS) > 8:
-            del _RECENT_COLUMNS[next(iter(_RECENT_COLUMNS))]
-        return cols
-
-    def _columns(self, x):
-        (kh, kw), (sh, sw), (dh, dw), (ho, wo) = (self.kernel_hw, self.stride, self.dilation,
-                                                  self.out_hw)
-        view = sliding_window_view(_pad(x, self.pads), ((kh - 1) * dh + 1, (kw - 1) * dw + 1),
-                                   axis=(2, 3))
-        view = view[:, :, :(ho - 1) * sh + 1:sh, :(wo - 1) * sw + 1:sw, ::dh, ::dw]
-        return view.transpose(0, 1, 4, 5, 2, 3).reshape(self.cols_shape)
-
-    def image(self, cols):
-        """col2im: the columns summed back into an image of the input's shape."""
-        n, c = self.x_shape[:2]
-        cols = cols.reshape(n, c, self.kernel_hw[0] * self.kernel_hw[1], *self.out_hw)
-        xp = np.zeros(self.padded_shape, dtype=cols.dtype)
-        for k, (rows, columns) in enumerate(self.taps):
-            xp[:, :, rows, columns] += cols[:, :, k]
-        return _crop(xp, self.pads, self.x_shape[2:])
-
-
-def _plans(prim):
-    """The convolution's plan for an input shape, made once per shape."""
-    return functools.lru_cache(maxsize=16)(lambda x_shape: _ConvPlan(prim, x_shape))
-
-
-def _conv2d(prim):
-    plan = _plans(prim)
-
-    def kernel(x, w):
-        p = plan(x.shape)
-        return np.matmul(w.reshape(p.w_shape), p.columns(x)).reshape(p.out_shape)
+# -- selection ------------------------------------------------------------------------------
+def _top_k(prim):
+    def kernel(x, k):
+        order = np.argsort(-x, axis=-1, kind="stable")[..., :k]  # ties: the lower index first
+        if not prim.sorted:
+            order = np.sort(order, axis=-1)
+        return np.take_along_axis(x, order, axis=-1), order.astype(np.int32)
 
     return kernel
 
 
-def _conv2d_backprop_input(prim):
-    plan = _plans(prim)
-
-    def kernel(dout, w, input_size):
-        p = plan(tuple(input_size))
-        return p.image(np.matmul(w.reshape(p.w_shape).transpose(0, 2, 1),
-                                 dout.reshape(p.dout_shape)))
-
-    return kernel
-
-
-def _conv2d_backprop_filter(prim):
-    plan = _plans(prim)
-
-    def kernel(dout, x, filter_size):
-        p = plan(x.shape)
-        dw = np.matmul(dout.reshape(p.dout_shape), p.columns(x).transpose(0, 1, 3, 2)).sum(axis=0)
-        return dw.reshape(filter_size)
-
-    return kernel
-
-
-# -- pooling --------------------------------------------------------------------------------
-# Every pool combines one strided slice of the (padded) image per window tap. For windows that
-# tile the image this is as fast as reshaping it into tiles, and far faster than reducing the
-# tiles with ``max(axis=(3, 5))`` (NumPy reduces short axes slowly: 35x slower for LeNet's).
-def _pool_plan(prim):
-    """(pads, output size, taps, elements of the image in each window), made once per input
-    (height, width)."""
-    kernel_hw, stride = prim.kernel_size[2:], prim.strides[2:]
-
-    @functools.lru_cache(maxsize=16)
-    def plan(hw):
-        pads, out_hw = prim.geometry(hw)
-        counts = []
-        for lo, size, k, s, out in zip(pads[::2], hw, kernel_hw, stride, out_hw, strict=True):
-            start = np.arange(out) * s - lo
-            counts.append(np.minimum(start + k, size) - np.maximum(start, 0))
-        return pads, out_hw, _taps(kernel_hw, stride, (1, 1), out_hw), np.outer(*counts)
-
-    return plan
-
-
-def _max_pool(prim):
-    plan = _pool_plan(prim)
-
-    def kernel(x):
-        pads, _, taps, _ = plan(x.shape[2:])
-        xp = _pad(x, pads, -np.inf)
-        out = xp[:, :, taps[0][0], taps[0][1]].copy()
-        for rows, columns in taps[1:]:
-            np.maximum(out, xp[:, :, rows, columns], out=out)
-        return out
-
-    return kernel
-
-
-def _max_pool_grad(prim):
-    plan = _pool_plan(prim)
-
-    def kernel(x, out, grad):
-        pads, _, taps, _ = plan(x.shape[2:])
-        xp = _pad(x, pads, -np.inf)
-        dxp = np.zeros(xp.shape, dtype=x.dtype)
-        open_ = np.ones(out.shape, dtype=bool)  # windows whose maximum has no gradient yet
-        for rows, columns in taps:  # row-major, so the first maximum of a window takes it
-            hit = xp[:, :, rows, columns] == out
-            hit &= open_
-            open_ &= ~hit
-            dxp[:, :, rows, columns] += grad * hit
-        return _crop(dxp, pads, x.shape[2:])
-
-    return kernel
-
-
-def _avg_pool(prim):
-    plan = _pool_plan(prim)
-
-    def kernel(x):
-        pads, _, taps, counts = plan(x.shape[2:])
-        xp = _pad(x, pads)
-        total = xp[:, :, taps[0][0], taps[0][1]].copy()
-        for rows, columns in taps[1:]:
-            total += xp[:, :, rows, columns]
-        total /= counts
-        return total
-
-    return kernel
-
-
-def _avg_pool_grad(prim):
-    plan = _pool_plan(prim)
-
-    def kernel(x, out, grad):
-        pads, _, taps, counts = plan(x.shape[2:])
-        share = (grad / counts).astype(x.dtype, copy=False)
-        n, c, h, w = x.shape
-        dxp = np.zeros((n, c, h + pads[0] + pads[1], w + pads[2] + pads[3]), dtype=x.dtype)
-        for rows, columns in taps:
-            dxp[:, :, rows, columns] += share
-        return _crop(dxp, pads, (h, w))
+def _in_top_k(prim):
+    def kernel(x1, x2):
+        n, classes = x1.shape
+        if n and (x2.min() < 0 or x2.max() >= classes):
+            raise ValueError(f"x2 must hold class indices in [0, {classes}), but they range "
+                             f"over [{x2.min()}, {x2.max()}]")
+        target = x1[np.arange(n), x2][:, None]
+        above = np.sum(x1 > target, axis=1)
+        return (above < prim.k) & np.isfinite(target[:, 0])
 
     return kernel
 
@@ -425,14 +241,10 @@ KERNELS = {
     "SoftmaxCrossEntropyWithLogits": _softmax_ce,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_softmax_ce,
     "BiasAdd": _bias_add,
-    "Conv2D": _conv2d,
-    "Conv2DBackpropInput": _conv2d_backprop_input,
-    "Conv2DTranspose": _conv2d_backprop_input,
-    "Conv2DBackpropFilter": _conv2d_backprop_filter,
-    "MaxPool": _max_pool,
-    "MaxPoolGrad": _max_pool_grad,
-    "AvgPool": _avg_pool,
-    "AvgPoolGrad": _avg_pool_grad,
+    "TopK": _top_k,
+    "InTopK": _in_top_k,
+    "BiasAddGrad": lambda p: lambda dout: np.sum(dout, axis=p.axes(dout.ndim), dtype=dout.dtype),
+    "Flatten": lambda p: lambda x: x.reshape(x.shape[0], math.prod(x.shape[1:])),
     "BatchNorm": _batch_norm,
     "BatchNormGrad": _batch_norm_grad,
     "Dropout": _dropout,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ember.ops.operations import apply_ops
+
 
 def _scalar(value, dtype):
     """A hyperparameter (a number or a one-element array) as a 0-d array of ``dtype``."""
@@ -21,6 +23,14 @@ def _assign(prim):
 def _assign_add(prim):
     def kernel(variable, value):
         variable += value
+        return variable
+
+    return kernel
+
+
+def _assign_sub(prim):
+    def kernel(variable, value):
+        variable -= value
         return variable
 
     return kernel
@@ -105,12 +115,64 @@ def _float_status(prim):
     return kernel
 
 
+# -- the Apply*/SparseApply*/FusedSparse* updates: each primitive's own rule, on NumPy ------
+def _apply(prim):
+    """Runs ``prim.update`` on the inputs and writes the results into its Parameters; the
+    sparse primitives run it on the rows ``indices`` names (gradients of a repeated index
+    summed), or with the gradient scattered over every row where the update is not lazy."""
+    states = prim._states
+    scalars = [i for i, name in enumerate(prim._inputs) if name in prim._scalars]
+    sparse = prim.sparse
+    at_grad = prim._inputs.index("grad") - states if sparse else -1
+
+    def kernel(*args):
+        variables, dtype = args[:states], args[0].dtype
+        rest = [_scalar(a, dtype) if i in scalars else a for i, a in enumerate(args)][states:]
+        if not sparse:
+            _write(variables, prim.update(np, *variables, *rest))
+        else:
+            *rest, indices = rest
+            rows, rest[at_grad] = _summed_rows(indices, rest[at_grad], len(args[0]))
+            if prim.lazy:
+                new = prim.update(np, *(v[rows] for v in variables), *rest)
+                for variable, value in zip(variables, new):
+                    variable[rows] = value
+            else:
+                dense = np.zeros_like(args[0])
+                dense[rows] = rest[at_grad]
+                rest[at_grad] = dense
+                _write(variables, prim.update(np, *variables, *rest))
+        if prim.placeholders:
+            return tuple(np.zeros(1, dtype) for _ in range(prim._returns))
+        return variables[0] if prim._returns == 1 else variables[:prim._returns]
+
+    return kernel
+
+
+def _write(variables, values):
+    for variable, value in zip(variables, values):
+        np.copyto(variable, value)
+
+
+def _summed_rows(indices, grad, n):
+    """The distinct rows ``indices`` names and the sum of ``grad``'s rows for each."""
+    if indices.size and (indices.min() < 0 or indices.max() >= n):
+        raise ValueError(f"indices must be in [0, {n}), but they range over "
+                         f"[{indices.min()}, {indices.max()}]")
+    rows, inverse = np.unique(indices, return_inverse=True)
+    summed = np.zeros((len(rows), *grad.shape[1:]), grad.dtype)
+    np.add.at(summed, inverse.reshape(-1), grad)
+    return rows, summed
+
+
 KERNELS = {
     "Assign": _assign,
     "AssignAdd": _assign_add,
+    "AssignSub": _assign_sub,
     "ApplyMomentum": _apply_momentum,
     "SGD": _sgd,
     "Adam": _adam,
     "AdamWeightDecay": _adam_weight_decay,
     "FloatStatus": _float_status,
+    **dict.fromkeys(apply_ops.__all__, _apply),
 }

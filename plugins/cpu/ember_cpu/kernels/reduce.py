@@ -33,6 +33,21 @@ def _square_sum_all(x, y):
     return (np.asarray(np.sum(np.square(x)), x.dtype), np.asarray(np.sum(np.square(y)), y.dtype))
 
 
+def _histogram(prim):
+    """Bin ``floor((x - low) / width)`` clipped to the bins, computed in float64."""
+    nbins = prim.nbins
+
+    def kernel(x, value_range):
+        low, high = value_range.astype(np.float64)
+        width = (high - low) / nbins
+        with np.errstate(all="ignore"):
+            bins = np.floor((x.astype(np.float64) - low) / width)
+        bins = np.clip(np.nan_to_num(bins, nan=0.0), 0, nbins - 1).astype(np.int64)
+        return np.bincount(bins.ravel(), minlength=nbins).astype(np.int32)
+
+    return kernel
+
+
 KERNELS = {
     "ReduceProd": _reduce(_quiet(np.prod)),
     "ReduceAll": _reduce(np.all),
@@ -43,4 +58,5 @@ KERNELS = {
     "ArgMinWithValue": _arg_with_value(np.argmin),
     "EqualCount": lambda p: lambda x, y: np.array([np.sum(x == y)], x.dtype),
     "SquareSumAll": lambda p: _square_sum_all,
+    "HistogramFixedWidth": _histogram,
 }

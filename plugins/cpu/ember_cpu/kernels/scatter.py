@@ -22,6 +22,17 @@ def _combine(out, at, updates, ufunc):
         ufunc.at(out, at, updates)
 
 
+def _check_bounds(shape, at):
+    """Raise before an in-place update writes anything when an index is outside ``shape``
+    (NumPy would wrap a negative one, and ``ufunc.at`` stops half way)."""
+    for dim, (index, size) in enumerate(zip(at, shape)):
+        bad = (index < 0) | (index >= size)
+        if np.any(bad):
+            raise IndexError(f"index {np.asarray(index)[bad].flat[0]} is out of range [0, "
+                             f"{size}) for dimension {dim} of the variable of shape "
+                             f"{list(shape)}; the variable is unchanged")
+
+
 def _scatter(kind):
     """Scatter<kind>: along the first dimension of the variable, in place."""
 
@@ -29,6 +40,7 @@ def _scatter(kind):
         ufunc = _UFUNCS[kind]
 
         def kernel(variable, indices, updates):
+            _check_bounds(variable.shape, (indices,))
             _combine(variable, indices, updates, ufunc)
             return variable
 
@@ -44,7 +56,9 @@ def _scatter_nd_in_place(kind):
         ufunc = _UFUNCS[kind]
 
         def kernel(variable, indices, updates):
-            _combine(variable, _at(indices), updates, ufunc)
+            at = _at(indices)
+            _check_bounds(variable.shape, at)
+            _combine(variable, at, updates, ufunc)
             return variable
 
         return kernel
@@ -77,9 +91,16 @@ def _scatter_nd(prim):
     return kernel
 
 
+def _update_cache(variable, indices, updates, max_num):
+    keep = (indices >= 0) & (indices < min(max_num, len(variable)))
+    variable[indices[keep]] = updates[keep]
+    return np.zeros(1, variable.dtype)
+
+
 KERNELS = {
     **{f"Scatter{kind}": _scatter(kind) for kind in _UFUNCS},
     **{f"ScatterNd{kind}": _scatter_nd_in_place(kind) for kind in ("Add", "Sub", "Update")},
     **{f"TensorScatter{kind}": _tensor_scatter(kind) for kind in ("Update", "Sub", "Max", "Min")},
     "ScatterNd": _scatter_nd,
+    "UpdateCache": lambda p: _update_cache,
 }

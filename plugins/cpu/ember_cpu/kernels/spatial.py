@@ -58,10 +58,41 @@ def _resize_bilinear_grad(prim):
     return kernel
 
 
+def _batch_index(rois, n):
+    batch = rois[:, 0].astype(np.int64)
+    if batch.size and (batch.min() < 0 or batch.max() >= n):
+        raise ValueError(f"the batch indices of rois must be in [0, {n}), but they range over "
+                         f"[{batch.min()}, {batch.max()}]")
+    return batch
+
+
+def _roi_align(prim):
+    def kernel(features, rois):
+        n, _, h, w = features.shape
+        ay, ax = prim.sampling_matrices(np, rois.astype(np.float64), h, w)
+        out = np.einsum("nph,nchw,nqw->ncpq", ay, features[_batch_index(rois, n)], ax)
+        return out.astype(features.dtype)
+
+    return kernel
+
+
+def _roi_align_grad(prim):
+    def kernel(ydiff, rois):
+        n, _, h, w = prim.xdiff_shape
+        ay, ax = prim.sampling_matrices(np, rois.astype(np.float64), h, w)
+        dx = np.zeros(prim.xdiff_shape)
+        np.add.at(dx, _batch_index(rois, n), np.einsum("nph,ncpq,nqw->nchw", ay, ydiff, ax))
+        return dx.astype(ydiff.dtype)
+
+    return kernel
+
+
 KERNELS = {
     "Pad": lambda prim: lambda x: np.pad(x, prim.paddings),
     "MirrorPad": lambda prim: lambda x, paddings: np.pad(x, paddings, mode=prim.mode.lower()),
     "MirrorPadGrad": _mirror_pad_grad,
     "ResizeBilinear": _resize_bilinear,
     "ResizeBilinearGrad": _resize_bilinear_grad,
+    "ROIAlign": _roi_align,
+    "ROIAlignGrad": _roi_align_grad,
 }

@@ -14,6 +14,7 @@ TensorFlow's eager CPU kernels do not implement.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 
 from ember_gpu import device
@@ -152,6 +153,182 @@ def _avg_pool_grad(prim):
     return kernel
 
 
+# -- 3-D: explicit padding from the primitive's geometry, then TF's 'VALID' ops --------------
+TO_NDHWC, TO_NCDHW = (0, 2, 3, 4, 1), (0, 4, 1, 2, 3)
+OIDHW_TO_DHWIO, DHWIO_TO_OIDHW = (2, 3, 4, 1, 0), (4, 3, 0, 1, 2)
+
+
+def _pad3d(x, pads, fill=0):
+    pairs = [[0, 0], [0, 0], *([pads[i], pads[i + 1]] for i in range(0, 6, 2))]
+    return tf.pad(x, pairs, constant_values=fill) if any(pads) else x
+
+
+def _crop3d(x, pads, dhw):
+    return x[:, :, pads[0]:pads[0] + dhw[0], pads[2]:pads[2] + dhw[1], pads[4]:pads[4] + dhw[2]]
+
+
+def _padded3d(shape, pads):
+    return [*shape[:2], *(n + pads[2 * i] + pads[2 * i + 1] for i, n in enumerate(shape[2:]))]
+
+
+def _conv3d_args(prim):
+    return {"strides": [1, *prim.stride[2:], 1], "dilations": [1, *prim.dilation[2:], 1],
+            "padding": "VALID"}
+
+
+def _per_group(prim, fn, *parts):
+    """``fn`` on each group's slice of ``parts`` (each (tensor, axis)), joined on axis 1."""
+    g = prim.group
+    if g == 1:
+        return fn(*(t for t, _ in parts))
+    pieces = [tf.split(t, g, axis=axis) for t, axis in parts]
+    return tf.concat([fn(*group) for group in zip(*pieces)], axis=1)
+
+
+def _eager_or_compiled(prim, kernel):
+    """TF's eager CPU 3-D convolutions have no dilation: compiled there."""
+    return _compiled(kernel) if prim.dilation[2:] != (1, 1, 1) and _on_cpu() else kernel
+
+
+def _conv3d(prim):
+    args = _conv3d_args(prim)
+
+    def one(x, w):
+        hwio = raw.Transpose(x=w, perm=OIDHW_TO_DHWIO)
+        return raw.Transpose(x=raw.Conv3D(input=raw.Transpose(x=x, perm=TO_NDHWC),
+                                          filter=hwio, **args), perm=TO_NCDHW)
+
+    def kernel(x, w):
+        pads, _ = prim.geometry(tuple(x.shape[2:]))
+        return _per_group(prim, one, (_pad3d(x, pads), 1), (w, 0))
+
+    return _eager_or_compiled(prim, kernel)
+
+
+def _conv3d_backprop_input(prim):
+    args = _conv3d_args(prim)
+
+    def kernel(w, dout, input_size):
+        pads, _ = prim.geometry(tuple(input_size[2:]))
+        padded = _padded3d(input_size, pads)
+
+        def one(w, dout):
+            size = [padded[0], *padded[2:], w.shape[1]]
+            dx = raw.Conv3DBackpropInputV2(
+                input_sizes=size, filter=raw.Transpose(x=w, perm=OIDHW_TO_DHWIO),
+                out_backprop=raw.Transpose(x=dout, perm=TO_NDHWC), **args)
+            return raw.Transpose(x=dx, perm=TO_NCDHW)
+
+        return _crop3d(_per_group(prim, one, (w, 0), (dout, 1)), pads, input_size[2:])
+
+    return _eager_or_compiled(prim, kernel)
+
+
+def _conv3d_backprop_filter(prim):
+    args = _conv3d_args(prim)
+
+    def kernel(x, dout, filter_size):
+        pads, _ = prim.geometry(tuple(x.shape[2:]))
+
+        def one(x, dout):
+            sizes = [*filter_size[2:], filter_size[1], dout.shape[1]]
+            dw = raw.Conv3DBackpropFilterV2(
+                input=raw.Transpose(x=x, perm=TO_NDHWC), filter_sizes=sizes,
+                out_backprop=raw.Transpose(x=dout, perm=TO_NDHWC), **args)
+            return raw.Transpose(x=dw, perm=DHWIO_TO_OIDHW)
+
+        dw = _per_group(prim, lambda *a: tf.transpose(one(*a), (1, 0, 2, 3, 4)),
+                        (_pad3d(x, pads), 1), (dout, 1))
+        return tf.transpose(dw, (1, 0, 2, 3, 4))  # groups joined along the output channels
+
+    return _eager_or_compiled(prim, kernel)
+
+
+# TF's 3-D pools lack float16 and float64 on the CPU device (MaxPool3D even under XLA): each
+# pool combines one strided slice of the padded image per window tap, and the gradients put
+# each tap's share back with StridedSliceGrad.
+def _pool3d_taps(prim, spatial, pads):
+    """(begin, end, strides) of each tap's strided slice of the padded image, row-major."""
+    _, out = prim.geometry(spatial)
+    kernel, stride = prim.kernel_size[2:], prim.strides[2:]
+    taps = []
+    for tap in itertools.product(*(range(k) for k in kernel)):
+        taps.append(([0, 0, *tap], [0, 0, *(t + (o - 1) * s + 1 for t, o, s in
+                                             zip(tap, out, stride))], [1, 1, *stride]))
+    return taps
+
+
+def _slice(x, tap):
+    begin, end, strides = tap
+    return raw.StridedSlice(input=x, begin=begin, end=end, strides=strides, begin_mask=3,
+                            end_mask=3)
+
+
+def _unslice(shape, tap, dy):
+    begin, end, strides = tap
+    return raw.StridedSliceGrad(shape=shape, begin=begin, end=end, strides=strides, dy=dy,
+                                begin_mask=3, end_mask=3)
+
+
+def _pool3d_plan(prim, x):
+    spatial = tuple(x.shape[2:])
+    pads, _ = prim.geometry(spatial)
+    return pads, _pool3d_taps(prim, spatial, pads)
+
+
+def _window_sums(x, pads, taps):
+    xp = _pad3d(x, pads)
+    return functools.reduce(tf.add, (_slice(xp, tap) for tap in taps))
+
+
+def _counts3d(x, pads, taps):
+    """How many elements of ``x`` each window holds (padding not counted)."""
+    return _window_sums(tf.ones([1, 1, *x.shape[2:]], x.dtype), pads, taps)
+
+
+def _max_pool3d(prim):
+    def kernel(x):
+        pads, taps = _pool3d_plan(prim, x)
+        xp = _pad3d(x, pads, -math.inf)
+        return functools.reduce(tf.maximum, (_slice(xp, tap) for tap in taps))
+
+    return kernel
+
+
+def _max_pool3d_grad(prim):
+    def kernel(x, out, grad):
+        pads, taps = _pool3d_plan(prim, x)
+        xp = _pad3d(x, pads, -math.inf)
+        shape = _padded3d(x.shape, pads)
+        dxp, open_ = tf.zeros(shape, x.dtype), tf.ones(out.shape, tf.bool)
+        for tap in taps:  # row-major, so the first maximum of a window takes its gradient
+            hit = (_slice(xp, tap) == out) & open_
+            open_ = open_ & ~hit
+            dxp += _unslice(shape, tap, grad * tf.cast(hit, x.dtype))
+        return _crop3d(dxp, pads, x.shape[2:])
+
+    return kernel
+
+
+def _avg_pool3d(prim):
+    def kernel(x):
+        pads, taps = _pool3d_plan(prim, x)
+        return _window_sums(x, pads, taps) / _counts3d(x, pads, taps)
+
+    return kernel
+
+
+def _avg_pool3d_grad(prim):
+    def kernel(x, out, grad):
+        pads, taps = _pool3d_plan(prim, x)
+        share = grad / _counts3d(x, pads, taps)
+        shape = _padded3d(x.shape, pads)
+        dxp = functools.reduce(tf.add, (_unslice(shape, tap, share) for tap in taps))
+        return _crop3d(dxp, pads, x.shape[2:])
+
+    return kernel
+
+
 KERNELS = {
     "Conv2D": _conv2d,
     "Conv2DBackpropInput": _conv2d_backprop_input,
@@ -161,4 +338,12 @@ KERNELS = {
     "MaxPoolGrad": _max_pool_grad,
     "AvgPool": _avg_pool,
     "AvgPoolGrad": _avg_pool_grad,
+    "Conv3D": _conv3d,
+    "Conv3DBackpropInput": _conv3d_backprop_input,
+    "Conv3DTranspose": lambda p: _conv3d_backprop_input(p.as_backprop_input()),
+    "Conv3DBackpropFilter": _conv3d_backprop_filter,
+    "MaxPool3D": _max_pool3d,
+    "MaxPool3DGrad": _max_pool3d_grad,
+    "AvgPool3D": _avg_pool3d,
+    "AvgPool3DGrad": _avg_pool3d_grad,
 }

@@ -54,5 +54,6 @@ KERNELS = {
     "UniqueWithPad": lambda p: _unique_with_pad,
     "MaskedSelect": lambda p: _masked_select,
     "MaskedSelectGrad": lambda p: _masked_select_grad,
+    "Range": lambda p: lambda start, limit, delta: tf.range(start, limit, delta),
     "DynamicShape": lambda p: lambda x: tf.constant(x.shape.as_list(), tf.int32),
 }

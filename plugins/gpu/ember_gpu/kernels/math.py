@@ -172,21 +172,29 @@ _max = _max_or_min(raw.Max, raw.Any)
 _min = _max_or_min(raw.Min, raw.All)
 
 
-def _argmax(prim: Any) -> Kernel:
-    axis, dtype = prim.axis, tf.as_dtype(prim.output_type.np_dtype)
-    return lambda x: raw.ArgMax(input=x, dimension=axis, output_type=dtype)
+def _arg_index(find: Kernel) -> Factory:
+    """Argmax or Argmin, ``find`` being ``raw.ArgMax`` or ``raw.ArgMin``."""
+    def factory(prim: Any) -> Kernel:
+        axis, dtype = prim.axis, tf.as_dtype(prim.output_type.np_dtype)
+        return lambda x: find(input=x, dimension=axis, output_type=dtype)
+
+    return factory
 
 
-def _argmax_with_value(prim: Any) -> Kernel:
-    axis, keep = prim.axis, prim.keep_dims
+def _arg_with_value(find: Kernel, extreme: Callable[[Any, np.ndarray, bool], Any]) -> Factory:
+    """ArgMaxWithValue or ArgMinWithValue: the index (Int32) and the value, ``extreme``."""
+    def factory(prim: Any) -> Kernel:
+        axis, keep = prim.axis, prim.keep_dims
 
-    def kernel(x: Any) -> tuple:
-        index = raw.ArgMax(input=x, dimension=axis, output_type=tf.int32)
-        if keep:
-            index = raw.ExpandDims(input=index, axis=axis)
-        return index, _max(x, np.asarray(axis, np.int32), keep)
+        def kernel(x: Any) -> tuple:
+            index = find(input=x, dimension=axis, output_type=tf.int32)
+            if keep:
+                index = raw.ExpandDims(input=index, axis=axis)
+            return index, extreme(x, np.asarray(axis, np.int32), keep)
 
-    return kernel
+        return kernel
+
+    return factory
 
 
 # -- matrix products, casts, fills ----------------------------------------------------------
@@ -206,6 +214,10 @@ def _matmul(product: Callable[[Any, Any, bool, bool], Any]) -> Factory:
         return kernel
 
     return factory
+
+
+def _add_n(*xs: Any) -> Any:
+    return raw.AddN(inputs=xs)
 
 
 def _cast_kernel(x: Any, dtype: Any) -> Any:
@@ -249,13 +261,14 @@ KERNELS: dict[str, Factory] = {
     "OnesLike": _unary(raw.OnesLike),
     "Cast": lambda p: _cast_kernel,
     "Fill": lambda p: _fill,
-    "AddN": lambda p: lambda *xs: raw.AddN(inputs=xs),
+    "AddN": lambda p: _add_n,
+    "AccumulateNV2": lambda p: _add_n,
     "ReduceSum": _reduce(_sum),
     "ReduceMean": _reduce(_mean),
     "ReduceMax": _reduce(_max),
     "ReduceMin": _reduce(_min),
-    "Argmax": _argmax,
-    "ArgMaxWithValue": _argmax_with_value,
+    "Argmax": _arg_index(raw.ArgMax),
+    "ArgMaxWithValue": _arg_with_value(raw.ArgMax, _max),
     "MatMul": _matmul(lambda x, y, ta, tb: raw.MatMul(a=x, b=y, transpose_a=ta,
                                                        transpose_b=tb)),
     "BatchMatMul": _matmul(lambda x, y, ta, tb: raw.BatchMatMulV2(x=x, y=y, adj_x=ta,

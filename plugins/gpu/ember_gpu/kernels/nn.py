@@ -1,5 +1,5 @@
 """Neural-network kernels on TensorFlow: activations, softmax and losses, bias, batch norm and
-dropout here; convolutions and pools in ``conv.py``, whose table this one includes.
+dropout here; convolutions and pools in ``conv.py``.
 
 Elementwise activations and their gradients are single ``tf.raw_ops`` calls. GeLU and batch
 norm compute float16 in float32, as the CPU backend does. Dropout draws from one
@@ -12,7 +12,6 @@ import math
 
 from ember.common import seed as _seed
 from ember_gpu.device import import_tensorflow
-from ember_gpu.kernels.conv import KERNELS as CONV_KERNELS
 
 tf = import_tensorflow()
 raw = tf.raw_ops
@@ -92,6 +91,18 @@ def _sparse_softmax_ce(prim):
         if is_grad:
             return grad * (1 / max(logits.shape[0], 1))
         return tf.reduce_mean(loss)
+
+    return kernel
+
+
+# -- selection ------------------------------------------------------------------------------
+def _top_k(prim):
+    def kernel(x, k):
+        values, indices = tf.math.top_k(x, k, sorted=True)
+        if prim.sorted:
+            return values, indices
+        indices = tf.sort(indices, axis=-1)
+        return tf.gather(x, indices, batch_dims=len(x.shape) - 1), indices
 
     return kernel
 
@@ -216,9 +227,12 @@ KERNELS = {
     "SoftmaxCrossEntropyWithLogits": _softmax_ce,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_softmax_ce,
     "BiasAdd": _bias_add,
+    "TopK": _top_k,
+    "InTopK": lambda p: lambda x1, x2: tf.math.in_top_k(x2, tf.cast(x1, tf.float32), p.k),
+    "BiasAddGrad": lambda p: lambda dout: tf.reduce_sum(dout, p.axes(len(dout.shape))),
+    "Flatten": lambda p: lambda x: tf.reshape(x, (x.shape[0], math.prod(x.shape[1:]))),
     "BatchNorm": _batch_norm,
     "BatchNormGrad": _batch_norm_grad,
     "Dropout": _dropout,
     "DropoutGrad": _dropout_grad,
-    **CONV_KERNELS,
 }

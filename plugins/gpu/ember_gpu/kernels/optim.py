@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ember.ops.operations import apply_ops
 from ember_gpu.device import import_tensorflow
 
 tf = import_tensorflow()
+tnp = tf.experimental.numpy
 raw = tf.raw_ops
 
 
@@ -34,6 +36,14 @@ def _assign(prim: Any) -> Any:
 def _assign_add(prim: Any) -> Any:
     def kernel(variable: Any, value: Any) -> Any:
         variable.assign_add(tf.broadcast_to(value, variable.shape), read_value=False)
+        return variable
+
+    return kernel
+
+
+def _assign_sub(prim: Any) -> Any:
+    def kernel(variable: Any, value: Any) -> Any:
+        variable.assign_sub(tf.broadcast_to(value, variable.shape), read_value=False)
         return variable
 
     return kernel
@@ -120,12 +130,48 @@ def _float_status(prim: Any) -> Any:
     return kernel
 
 
+# -- the Apply*/SparseApply*/FusedSparse* updates: each primitive's own rule, in TensorFlow's
+# NumPy API. The sparse ones keep static shapes (XLA needs them): the gradient is scattered
+# over all rows (summing repeated indices), and a lazy update keeps the rows no index names.
+def _apply(prim: Any) -> Any:
+    states = prim._states
+    scalars = [i for i, name in enumerate(prim._inputs) if name in prim._scalars]
+    at_grad = prim._inputs.index("grad") - states if prim.sparse else -1
+
+    def kernel(*args: Any) -> Any:
+        variables, dtype = args[:states], args[0].dtype
+        rest = [_scalar(a, dtype) if i in scalars else a for i, a in enumerate(args)][states:]
+        touched = None
+        if prim.sparse:
+            *rest, indices = rest
+            at = tf.reshape(tf.cast(indices, tf.int64), (-1, 1))
+            shape = tf.shape(args[0], out_type=tf.int64)
+            rest[at_grad] = tf.scatter_nd(at, rest[at_grad], shape)
+            if prim.lazy:
+                ones = tf.ones(tf.shape(indices), dtype)
+                rows = tf.scatter_nd(at, ones, shape[:1]) > 0
+                touched = tf.reshape(rows, [-1] + [1] * (len(args[0].shape) - 1))
+        new = prim.update(tnp, *(v.value() for v in variables), *rest)
+        for variable, value in zip(variables, new):
+            value = tf.cast(value, dtype)
+            if touched is not None:
+                value = tf.where(touched, value, variable.value())
+            variable.assign(value, read_value=False)
+        if prim.placeholders:
+            return tuple(tf.zeros((1,), dtype) for _ in range(prim._returns))
+        return variables[0] if prim._returns == 1 else tuple(variables[:prim._returns])
+
+    return kernel
+
+
 KERNELS = {
     "Assign": _assign,
     "AssignAdd": _assign_add,
+    "AssignSub": _assign_sub,
     "ApplyMomentum": _apply_momentum,
     "SGD": _sgd,
     "Adam": _adam,
     "AdamWeightDecay": _adam_weight_decay,
     "FloatStatus": _float_status,
+    **dict.fromkeys(apply_ops.__all__, _apply),
 }

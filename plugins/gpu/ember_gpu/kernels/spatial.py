@@ -10,6 +10,7 @@ from ember.ops.operations.spatial_ops import bilinear_matrix, mirror_matrix
 from ember_gpu.device import import_tensorflow
 
 tf = import_tensorflow()
+tnp = tf.experimental.numpy
 raw = tf.raw_ops
 
 
@@ -56,6 +57,31 @@ def _resize_bilinear_grad(prim):
     return kernel
 
 
+def _roi_matrices(prim, rois, h, w):
+    return prim.sampling_matrices(tnp, tf.cast(rois, tf.float64), h, w)
+
+
+def _roi_align(prim):
+    def kernel(features, rois):
+        _, _, h, w = features.shape
+        ay, ax = _roi_matrices(prim, rois, h, w)
+        picked = tf.gather(tf.cast(features, tf.float64), tf.cast(rois[:, 0], tf.int32))
+        return tf.cast(tf.einsum("nph,nchw,nqw->ncpq", ay, picked, ax), features.dtype)
+
+    return kernel
+
+
+def _roi_align_grad(prim):
+    def kernel(ydiff, rois):
+        n, _, h, w = prim.xdiff_shape
+        ay, ax = _roi_matrices(prim, rois, h, w)
+        parts = tf.einsum("nph,ncpq,nqw->nchw", ay, tf.cast(ydiff, tf.float64), ax)
+        dx = tf.math.unsorted_segment_sum(parts, tf.cast(rois[:, 0], tf.int32), n)
+        return tf.cast(dx, ydiff.dtype)
+
+    return kernel
+
+
 KERNELS = {
     "Pad": lambda prim: lambda x: tf.pad(x, prim.paddings),
     "MirrorPad": lambda prim: lambda x, paddings: raw.MirrorPad(input=x, paddings=paddings,
@@ -63,4 +89,6 @@ KERNELS = {
     "MirrorPadGrad": _mirror_pad_grad,
     "ResizeBilinear": _resize_bilinear,
     "ResizeBilinearGrad": _resize_bilinear_grad,
+    "ROIAlign": _roi_align,
+    "ROIAlignGrad": _roi_align_grad,
 }

@@ -1,0 +1,365 @@
+"""3-D convolution and pooling primitives of MindSpore's ``nn_ops`` on NCDHW images:
+Conv3D (with its backward primitives and Conv3DTranspose), MaxPool3D and AvgPool3D.
+
+Weights are (out_channel, in_channel / group, kd, kh, kw). ``geometry(dhw)`` gives the padding
+(head, tail, top, bottom, left, right) and the output (depth, height, width), as the 2-D
+primitives of ``nn_ops`` give theirs, so backends run both with the same machinery.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ember._autodiff import needs_grad
+from ember.common.tensor import Tensor
+from ember.ops import functional as F
+from ember.ops._rules import check_tensor
+from ember.ops.operations.nn_ops import (
+    _FLOAT,
+    _check_choice,
+    _check_inputs,
+    _check_int,
+    _check_rank,
+    _check_shape,
+    _Family,
+    _is_ints,
+    _window_geometry,
+)
+from ember.ops.primitive import Spec
+
+__all__ = ["AvgPool3D", "Conv3D", "Conv3DBackpropFilter", "Conv3DBackpropInput",
+           "Conv3DTranspose", "MaxPool3D"]
+
+Triple = tuple[int, int, int]
+Six = tuple[int, int, int, int, int, int]
+
+
+def _triple(op: str, name: str, value: Any, five: bool = False) -> Triple:
+    """A positive int, (d, h, w), or where ``five`` (1, 1, d, h, w), as (d, h, w)."""
+    t = (value,) * 3 if isinstance(value, int) and not isinstance(value, bool) else value
+    if (not _is_ints(t) or len(t) not in ((3, 5) if five else (3,))
+            or (len(t) == 5 and tuple(t[:2]) != (1, 1)) or min(t) < 1):
+        forms = "int, (d, h, w) or (1, 1, d, h, w)" if five else "int or (d, h, w)"
+        raise ValueError(f"{op}: '{name}' must be a positive {forms}, but got {value!r}")
+    return tuple(t[-3:])  # type: ignore[return-value]
+
+
+def _six(op: str, name: str, value: Any) -> Six:
+    """A non-negative int or (head, tail, top, bottom, left, right), as the 6-tuple."""
+    pads = (value,) * 6 if isinstance(value, int) and not isinstance(value, bool) else value
+    if not _is_ints(pads) or len(pads) != 6 or min(pads) < 0:
+        raise ValueError(f"{op}: '{name}' must be a non-negative int or a tuple of 6 (head, "
+                         f"tail, top, bottom, left, right), but got {value!r}")
+    return tuple(pads)  # type: ignore[return-value]
+
+
+def _geometry(mode: str, dhw: tuple[int, ...], kernel: Triple, stride: tuple[int, ...],
+              dilation: tuple[int, ...], pads: Six) -> tuple[Six, Triple]:
+    """Padding and output size along the three spatial axes."""
+    per_axis = [_window_geometry(mode, n, k, s, d, pads[2 * i:2 * i + 2])
+                for i, (n, k, s, d) in enumerate(zip(dhw, kernel, stride, dilation))]
+    return (tuple(p for lo, hi, _ in per_axis for p in (lo, hi)),  # type: ignore[return-value]
+            tuple(out for _, _, out in per_axis))
+
+
+def _check_format(op: str, data_format: Any) -> str:
+    return _check_choice(op, "data_format", data_format, ("NCDHW",))
+
+
+# -- convolution ----------------------------------------------------------------------------
+class _Conv3DBase(_Family):
+    """The attributes, geometry and shape checks that Conv3D and its backward primitives
+    share. ``pad_list``, where given, is the padding to use."""
+
+    pad_list: Six | None = None
+
+    def __init__(self, out_channel: int, kernel_size: Any, mode: int = 1,
+                 pad_mode: str = "valid", pad: Any = 0, stride: Any = 1, dilation: Any = 1,
+                 group: int = 1, data_format: str = "NCDHW") -> None:
+        super().__init__()
+        op = self.name
+        self.out_channel = _check_int(op, "out_channel", out_channel, 1)
+        self.kernel_size = _triple(op, "kernel_size", kernel_size)
+        if mode != 1 or not isinstance(mode, int) or isinstance(mode, bool):
+            raise ValueError(f"{op}: 'mode' must be 1, but got {mode!r}")
+        self.mode = mode
+        self.pad_mode = _check_choice(op, "pad_mode", pad_mode, ("valid", "same", "pad"))
+        self.pad = _six(op, "pad", pad)
+        if pad_mode != "pad" and any(self.pad):
+            raise ValueError(f"{op}: 'pad' must be 0 when 'pad_mode' is {pad_mode!r} (only "
+                             f"'pad' uses it), but got {pad!r}")
+        self.stride = (1, 1, *_triple(op, "stride", stride, five=True))
+        self.dilation = (1, 1, *_triple(op, "dilation", dilation, five=True))
+        self.group = _check_int(op, "group", group, 1)
+        if out_channel % group:
+            raise ValueError(f"{op}: 'out_channel' ({out_channel}) must be divisible by "
+                             f"'group' ({group})")
+        self.data_format = _check_format(op, data_format)
+
+    def _sibling_attrs(self) -> dict[str, Any]:
+        explicit = self.pad_list is not None
+        return {"out_channel": self.out_channel, "kernel_size": self.kernel_size,
+                "mode": self.mode, "pad_mode": "pad" if explicit else self.pad_mode,
+                "pad": self.pad_list if explicit else self.pad, "stride": self.stride,
+                "dilation": self.dilation, "group": self.group,
+                "data_format": self.data_format}
+
+    def geometry(self, dhw: tuple[int, ...]) -> tuple[Six, Triple]:
+        mode, pads = ("pad", self.pad_list) if self.pad_list is not None else (
+            self.pad_mode, self.pad)
+        return _geometry(mode, dhw, self.kernel_size, self.stride[2:], self.dilation[2:], pads)
+
+    def _out_shape(self, x_shape: tuple[int, ...], w_shape: tuple[int, ...]) -> tuple[int, ...]:
+        """The (checked) output shape of the convolution of ``x_shape`` by ``w_shape``."""
+        op, out_channel = self.name, self.conv_channels()
+        if w_shape[0] != out_channel or tuple(w_shape[2:]) != self.kernel_size:
+            raise ValueError(f"{op}: the weight must have shape [out_channel, in_channel / "
+                             f"group, *kernel_size] = [{out_channel}, _, "
+                             f"{', '.join(map(str, self.kernel_size))}], but got "
+                             f"{list(w_shape)}")
+        if x_shape[1] != w_shape[1] * self.group:
+            raise ValueError(f"{op}: x of shape {list(x_shape)} has {x_shape[1]} channels, but "
+                             f"the weight of shape {list(w_shape)} with group {self.group} "
+                             f"expects {w_shape[1] * self.group}")
+        _, out = self.geometry(x_shape[2:])
+        if min(out) < 1:
+            raise ValueError(f"{op}: x of shape {list(x_shape)} is too small for kernel "
+                             f"{list(self.kernel_size)} with dilation {list(self.dilation[2:])} "
+                             f"and pad_mode {self.pad_mode!r}: the output would be "
+                             f"{' x '.join(map(str, out))}")
+        return (x_shape[0], out_channel, *out)
+
+    def conv_channels(self) -> int:
+        """The output channels of the convolution (this primitive's or the one it is the
+        gradient of)."""
+        return self.out_channel
+
+    def _check_dout(self, dout: Tensor, expected: tuple[int, ...]) -> None:
+        if dout.shape != expected:
+            raise ValueError(f"{self.name}: 'dout' must have the convolution's output shape "
+                             f"{list(expected)}, but got {list(dout.shape)}")
+
+
+class Conv3D(_Conv3DBase):
+    """3-D cross-correlation of NCDHW ``x`` with weight (out_channel, C / group, kd, kh, kw):
+    ``Conv3D(out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1, dilation=1,
+    group=1, data_format="NCDHW")(x, weight)``; as in MindSpore, ``bias`` must be None."""
+
+    def prepare(self, args: tuple) -> tuple:
+        if len(args) == 3:
+            if args[2] is not None:
+                raise ValueError("Conv3D: 'bias' must be None (add a bias with BiasAdd), but "
+                                 f"got {type(args[2]).__name__}")
+            return args[:2]
+        return args
+
+    def infer(self, x: Any, weight: Any) -> Spec:
+        _check_inputs(self.name, ("x", "weight"), (x, weight), shape=False)
+        _check_rank(self.name, "x", x, (5,))
+        _check_rank(self.name, "weight", weight, (5,))
+        return self._out_shape(x.shape, weight.shape), x.dtype
+
+    def bprop(self, x: Tensor, w: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        dx = self._sibling(Conv3DBackpropInput)(w, dout, x.shape) if needs_grad(x) else None
+        return dx, self._sibling(Conv3DBackpropFilter)(x, dout, w.shape)
+
+
+class Conv3DBackpropInput(_Conv3DBase):
+    """The gradient of Conv3D with respect to its input, of shape ``input_size``:
+    ``Conv3DBackpropInput(out_channel, kernel_size, ...)(weight, dout, input_size)``."""
+
+    def infer(self, weight: Any, dout: Any, input_size: Any) -> Spec:
+        _check_inputs(self.name, ("dout", "weight"), (dout, weight), shape=False)
+        _check_rank(self.name, "weight", weight, (5,))
+        input_size = _check_shape(self.name, "input_size", input_size, 5)
+        self._check_dout(dout, self._out_shape(input_size, weight.shape))
+        return input_size, dout.dtype
+
+    def bprop(self, w: Tensor, dout: Tensor, input_size: Any, out: Tensor,
+              grad: Tensor) -> tuple:
+        return (self._sibling(Conv3DBackpropFilter)(grad, dout, w.shape),
+                self._sibling(Conv3D)(grad, w), None)
+
+
+class Conv3DBackpropFilter(_Conv3DBase):
+    """The gradient of Conv3D with respect to its weight, of shape ``filter_size``:
+    ``Conv3DBackpropFilter(out_channel, kernel_size, ...)(x, dout, filter_size)``."""
+
+    def infer(self, x: Any, dout: Any, filter_size: Any) -> Spec:
+        _check_inputs(self.name, ("dout", "x"), (dout, x), shape=False)
+        _check_rank(self.name, "x", x, (5,))
+        filter_size = _check_shape(self.name, "filter_size", filter_size, 5)
+        self._check_dout(dout, self._out_shape(x.shape, filter_size))
+        return filter_size, dout.dtype
+
+    def bprop(self, x: Tensor, dout: Tensor, filter_size: Any, out: Tensor,
+              grad: Tensor) -> tuple:
+        return (self._sibling(Conv3DBackpropInput)(grad, dout, x.shape),
+                self._sibling(Conv3D)(x, grad), None)
+
+
+class Conv3DTranspose(Conv3DBackpropInput):
+    """Transposed 3-D convolution of ``dout`` (N, in_channel, D, H, W) by ``weight``
+    (in_channel, out_channel / group, kd, kh, kw): the gradient of the Conv3D from
+    ``out_channel`` to ``in_channel`` channels, the output grown by ``output_padding`` at the
+    end of each axis: ``Conv3DTranspose(in_channel, out_channel, kernel_size, mode=1,
+    pad_mode="valid", pad=0, stride=1, dilation=1, group=1, output_padding=0,
+    data_format="NCDHW")(dout, weight)``."""
+
+    def __init__(self, in_channel: int, out_channel: int, kernel_size: Any, mode: int = 1,
+                 pad_mode: str = "valid", pad: Any = 0, stride: Any = 1, dilation: Any = 1,
+                 group: int = 1, output_padding: Any = 0, data_format: str = "NCDHW") -> None:
+        super().__init__(in_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group,
+                         data_format)
+        self.in_channel = self.out_channel  # the convolution's output: this one's input
+        self.out_channel = _check_int(self.name, "out_channel", out_channel, 1)
+        self.output_padding = _six(self.name, "output_padding", output_padding)[::2]
+        if any(p >= max(s, d) for p, s, d in zip(self.output_padding, self.stride[2:],
+                                                 self.dilation[2:])):
+            raise ValueError(f"Conv3DTranspose: 'output_padding' must be smaller than stride "
+                             f"or dilation, but got {output_padding!r}")
+
+    def _sibling_attrs(self) -> dict[str, Any]:
+        return {**super()._sibling_attrs(), "out_channel": self.in_channel}
+
+    def conv_channels(self) -> int:
+        return self.in_channel
+
+    def as_backprop_input(self) -> Conv3DBackpropInput:
+        """The Conv3DBackpropInput this primitive is (kernels run it as such)."""
+        return self._sibling(Conv3DBackpropInput)
+
+    def output_size(self, dout: Tensor, weight: Tensor) -> tuple[int, ...]:
+        """The shape of the image whose convolution has ``dout``'s shape."""
+        pads = (0,) * 6 if self.pad_mode != "pad" else self.pad
+        size = []
+        for i, (n, k, s, d, extra) in enumerate(zip(dout.shape[2:], self.kernel_size,
+                                                    self.stride[2:], self.dilation[2:],
+                                                    self.output_padding)):
+            if self.pad_mode == "same":
+                size.append(n * s)
+            else:
+                size.append((n - 1) * s + d * (k - 1) + 1 - pads[2 * i] - pads[2 * i + 1]
+                            + extra)
+        return (dout.shape[0], weight.shape[1] * self.group, *size)
+
+    def prepare(self, args: tuple) -> tuple:
+        """(dout, weight) as Conv3DBackpropInput's (weight, dout, input_size)."""
+        dout, weight = args
+        size = self.output_size(dout, weight) if isinstance(dout, Tensor) and isinstance(
+            weight, Tensor) and dout.ndim == weight.ndim == 5 else None
+        return weight, dout, size
+
+    def infer(self, weight: Any, dout: Any, input_size: Any) -> Spec:
+        _check_inputs(self.name, ("dout", "weight"), (dout, weight), shape=False)
+        _check_rank(self.name, "dout", dout, (5,))
+        _check_rank(self.name, "weight", weight, (5,))
+        if weight.shape[0] != self.in_channel or weight.shape[1] * self.group != \
+                self.out_channel:
+            raise ValueError(f"Conv3DTranspose: the weight must have shape [in_channel, "
+                             f"out_channel / group, ...] = [{self.in_channel}, "
+                             f"{self.out_channel // self.group}, ...], but got "
+                             f"{list(weight.shape)}")
+        return super().infer(weight, dout, input_size)
+
+
+# -- pooling --------------------------------------------------------------------------------
+class _Pool3DBase(_Family):
+    """kernel_size and strides stored as (1, 1, d, h, w); pad_mode upper-case ('VALID',
+    'SAME' or 'PAD', given in either case) with ``pad_list`` for 'PAD'."""
+
+    _pad_name = "pad_list"
+
+    def __init__(self, kernel_size: Any = 1, strides: Any = 1, pad_mode: str = "VALID",
+                 pad_list: Any = 0, data_format: str = "NCDHW") -> None:
+        super().__init__()
+        op = self.name
+        self.kernel_size = (1, 1, *_triple(op, "kernel_size", kernel_size, five=True))
+        self.strides = (1, 1, *_triple(op, "strides", strides, five=True))
+        self.pad_mode = _check_choice(op, "pad_mode", pad_mode.upper() if isinstance(
+            pad_mode, str) else pad_mode, ("VALID", "SAME", "PAD"))
+        self.pad_list = _six(op, self._pad_name, pad_list)
+        if self.pad_mode != "PAD" and any(self.pad_list):
+            raise ValueError(f"{op}: '{self._pad_name}' must be 0 when 'pad_mode' is "
+                             f"{pad_mode!r}, but got {pad_list!r}")
+        self.data_format = _check_format(op, data_format)
+
+    def _sibling_attrs(self) -> dict[str, Any]:
+        return {"kernel_size": self.kernel_size[2:], "strides": self.strides[2:],
+                "pad_mode": self.pad_mode, self._pad_name: self.pad_list,
+                "data_format": self.data_format}
+
+    def geometry(self, dhw: tuple[int, ...]) -> tuple[Six, Triple]:
+        return _geometry(self.pad_mode.lower(), dhw, self.kernel_size[2:], self.strides[2:],
+                         (1, 1, 1), self.pad_list)
+
+    def _out_shape(self, x: Tensor) -> tuple[int, ...]:
+        check_tensor(self.name, "x", x, _FLOAT)
+        _check_rank(self.name, "x", x, (5,))
+        _, out = self.geometry(x.shape[2:])
+        if min(out) < 1:
+            raise ValueError(f"{self.name}: x of shape {list(x.shape)} is too small for "
+                             f"kernel_size {list(self.kernel_size[2:])} with pad_mode "
+                             f"{self.pad_mode!r}: the output would be "
+                             f"{' x '.join(map(str, out))}")
+        return (*x.shape[:2], *out)
+
+    def infer(self, x: Any) -> Spec:
+        return self._out_shape(x), x.dtype
+
+
+class _Pool3DGrad(_Pool3DBase):
+    """Inputs (x_origin, out_origin, grad): the pool's input, its output and the output's
+    gradient; the result is the gradient with respect to ``x_origin``."""
+
+    def infer(self, x: Any, out: Any, grad: Any) -> Spec:  # type: ignore[override]
+        out_shape = self._out_shape(x)
+        _check_inputs(self.name, ("x_origin", "out_origin", "grad"), (x, out, grad),
+                      shape=False)
+        for name, t in (("out_origin", out), ("grad", grad)):
+            if t.shape != out_shape:
+                raise ValueError(f"{self.name}: '{name}' must have the pool's output shape "
+                                 f"{list(out_shape)}, but got {list(t.shape)}")
+        return x.shape, x.dtype
+
+
+class MaxPool3D(_Pool3DBase):
+    """The maximum of each window of NCDHW ``x`` (padding never wins): ``MaxPool3D(
+    kernel_size=1, strides=1, pad_mode="VALID", pad_list=0, data_format="NCDHW")(x)``."""
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (self._sibling(MaxPool3DGrad)(x, out, dout),)
+
+
+class MaxPool3DGrad(_Pool3DGrad):
+    """``grad`` routed to the first maximum of each window:
+    ``MaxPool3DGrad(kernel_size, strides, pad_mode, pad_list)(x_origin, out_origin, grad)``."""
+
+
+class AvgPool3D(_Pool3DBase):
+    """The mean of each window of NCDHW ``x`` over its elements inside ``x`` (padding is not
+    counted): ``AvgPool3D(kernel_size=1, strides=1, pad_mode="valid", pad=0,
+    data_format="NCDHW")(x)``."""
+
+    _pad_name = "pad"
+
+    def __init__(self, kernel_size: Any = 1, strides: Any = 1, pad_mode: str = "valid",
+                 pad: Any = 0, data_format: str = "NCDHW") -> None:
+        super().__init__(kernel_size, strides, pad_mode, pad, data_format)
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (self._sibling(AvgPool3DGrad)(x, out, dout),)
+
+
+class AvgPool3DGrad(_Pool3DGrad):
+    """``grad`` spread evenly over each window's elements inside ``x``:
+    ``AvgPool3DGrad(kernel_size, strides, pad_mode, pad)(x_origin, out_origin, grad)``."""
+
+    _pad_name = "pad"
+
+    def __init__(self, kernel_size: Any = 1, strides: Any = 1, pad_mode: str = "valid",
+                 pad: Any = 0, data_format: str = "NCDHW") -> None:
+        super().__init__(kernel_size, strides, pad_mode, pad, data_format)
+
+    def bprop(self, x: Tensor, out: Tensor, grad: Tensor, dx: Tensor, dout: Tensor) -> tuple:
+        return F.zeros_like(x), F.zeros_like(out), self._sibling(AvgPool3D)(dout)

@@ -1,0 +1,151 @@
+"""Random primitives: draws from standard distributions, seeded as MindSpore seeds them.
+
+Each primitive takes ``seed`` and ``seed2`` (non-negative ints). With either of them, or the
+global seed (``ember.set_seed``), set, a primitive's sequence of draws repeats from the start
+after each ``set_seed``; with none, each run draws fresh numbers. Every call draws anew
+(``pure = False``: graph passes never merge or precompute them). Shapes are tuples of
+positive ints given as Python values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ember.common import dtype as mstype
+from ember.ops._rules import broadcast_shape, check_tensor
+from ember.ops.operations.array_ops import _int_attr, _ints
+from ember.ops.primitive import Primitive, Spec
+
+__all__ = [
+    "Gamma", "Multinomial", "Poisson", "RandomCategorical", "RandomChoiceWithMask",
+    "StandardLaplace", "StandardNormal", "UniformInt", "UniformReal",
+]
+
+
+def _shape(op: str, shape: Any) -> tuple[int, ...]:
+    shape = _ints(op, "shape", shape)
+    if any(n < 0 for n in shape):
+        raise ValueError(f"{op}: shape {list(shape)} must not hold negative sizes")
+    return shape
+
+
+def _scalar(op: str, name: str, value: Any, dtypes: tuple) -> None:
+    check_tensor(op, name, value, dtypes)
+    if value.ndim:
+        raise ValueError(f"{op}: {name} must be a 0-d Tensor, but got shape {list(value.shape)}")
+
+
+class _Random(Primitive):
+    """``seed`` and ``seed2`` of a random primitive."""
+
+    pure = False
+
+    def __init__(self, seed: int = 0, seed2: int = 0) -> None:
+        super().__init__()
+        self.seed = _int_attr(self.name, "seed", seed, minimum=0)
+        self.seed2 = _int_attr(self.name, "seed2", seed2, minimum=0)
+
+
+class _Standard(_Random):
+    """A float32 tensor of ``shape`` from a fixed distribution: ``<Op>(seed, seed2)(shape)``."""
+
+    def infer(self, shape: Any) -> Spec:
+        return _shape(self.name, shape), mstype.float32
+
+
+class StandardNormal(_Standard):
+    """Draws from the standard normal distribution."""
+
+
+class StandardLaplace(_Standard):
+    """Draws from the Laplace distribution of location 0 and scale 1."""
+
+
+class UniformReal(_Standard):
+    """Draws uniformly from [0, 1)."""
+
+
+class UniformInt(_Random):
+    """Int32 draws uniformly from [minval, maxval): ``UniformInt(seed, seed2)(shape, minval,
+    maxval)``, the bounds 0-d int32 Tensors."""
+
+    def infer(self, shape: Any, minval: Any, maxval: Any) -> Spec:
+        _scalar(self.name, "minval", minval, (mstype.int32,))
+        _scalar(self.name, "maxval", maxval, (mstype.int32,))
+        return _shape(self.name, shape), mstype.int32
+
+
+class Gamma(_Random):
+    """Float32 draws from Gamma(``alpha``, rate ``beta``), of the broadcast shape of ``shape``,
+    ``alpha`` and ``beta``: ``Gamma(seed, seed2)(shape, alpha, beta)``."""
+
+    def infer(self, shape: Any, alpha: Any, beta: Any) -> Spec:
+        check_tensor(self.name, "alpha", alpha, (mstype.float32,))
+        check_tensor(self.name, "beta", beta, (mstype.float32,))
+        params = broadcast_shape(self.name, alpha.shape, beta.shape)
+        return broadcast_shape(self.name, _shape(self.name, shape), params), mstype.float32
+
+
+class Poisson(_Random):
+    """Int32 draws from Poisson(``mean``), of the broadcast shape of ``shape`` and ``mean``:
+    ``Poisson(seed, seed2)(shape, mean)``."""
+
+    def infer(self, shape: Any, mean: Any) -> Spec:
+        check_tensor(self.name, "mean", mean, (mstype.float32,))
+        return broadcast_shape(self.name, _shape(self.name, shape), mean.shape), mstype.int32
+
+
+class RandomChoiceWithMask(_Random):
+    """Up to ``count`` positions of the True elements of the bool ``input_x`` (rank 1 to 5), in
+    random order: ``RandomChoiceWithMask(count=256, seed, seed2)(input_x)`` -> (index of shape
+    (count, rank), int32, zeros past the last True; mask (count,), True where index is one)."""
+
+    def __init__(self, count: int = 256, seed: int = 0, seed2: int = 0) -> None:
+        super().__init__(seed, seed2)
+        self.count = _int_attr(self.name, "count", count, minimum=1)
+
+    def infer(self, x: Any) -> list[Spec]:
+        check_tensor(self.name, "input_x", x, (mstype.bool_,))
+        if not 1 <= x.ndim <= 5:
+            raise ValueError(f"RandomChoiceWithMask: input_x must have rank 1 to 5, but got "
+                             f"shape {list(x.shape)}")
+        return [((self.count, x.ndim), mstype.int32), ((self.count,), mstype.bool_)]
+
+
+def _num_sample(op: str, value: Any) -> int:
+    return _int_attr(op, "num_sample", value, minimum=1)
+
+
+class RandomCategorical(Primitive):
+    """``num_sample`` class indices per row of the 2-d ``logits``, drawn with probabilities
+    softmax(logits): ``RandomCategorical(dtype=mstype.int64)(logits, num_sample, seed=0)``."""
+
+    pure = False
+
+    def __init__(self, dtype: mstype.Type = mstype.int64) -> None:
+        super().__init__()
+        if dtype not in (mstype.int16, mstype.int32, mstype.int64):
+            raise TypeError(f"RandomCategorical: dtype must be int16, int32 or int64, but got "
+                            f"{dtype!r}")
+        self.dtype = dtype
+
+    def infer(self, logits: Any, num_sample: Any, seed: Any = 0) -> Spec:
+        check_tensor(self.name, "logits", logits, mstype.float_type)
+        if logits.ndim != 2:
+            raise ValueError(f"RandomCategorical: logits must be 2-d, but got shape "
+                             f"{list(logits.shape)}")
+        _int_attr(self.name, "seed", seed, minimum=0)
+        return (logits.shape[0], _num_sample(self.name, num_sample)), self.dtype
+
+
+class Multinomial(_Random):
+    """``num_sample`` indices per row of ``x`` (1-d or 2-d non-negative weights), drawn with
+    replacement with probabilities proportional to the weights: ``Multinomial(seed,
+    seed2)(x, num_sample)`` -> int32."""
+
+    def infer(self, x: Any, num_sample: Any) -> Spec:
+        check_tensor(self.name, "x", x, (mstype.float16, mstype.float32))
+        if x.ndim not in (1, 2):
+            raise ValueError(f"Multinomial: x must be 1-d or 2-d, but got shape "
+                             f"{list(x.shape)}")
+        return x.shape[:-1] + (_num_sample(self.name, num_sample),), mstype.int32

@@ -1,0 +1,265 @@
+"""Cases for the in-place optimizer updates of ``ember.ops.operations.apply_ops``.
+
+Each case's call holds its first inputs in Parameters (see ``twice``), applies the update
+twice and returns what the second call returns: the Parameters it updates, or the variable
+alone, whose second step reads every state the first one wrote. References are the update
+formulas of MindSpore's documentation in float64.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ember.common.parameter import Parameter
+from ember.common.tensor import Tensor
+from ember.ops import operations as P
+from ember.testing.cases import OpCase
+from ember.testing.cases.array import sample
+
+F64 = np.float64
+DTYPES = (np.float32, np.float64)
+LOOSE = {np.float32: (1e-5, 1e-5)}  # the updates divide by square roots of small moments
+
+
+def twice(prim: Any, states: int) -> Callable[..., Any]:
+    """``prim`` applied twice to Parameters holding the first ``states`` inputs: one set of
+    Parameters per shape and dtype, made from the inputs on the first call (which the kit
+    makes in PyNative mode), as a Cell holds its weights; later calls (Graph mode) copy the
+    inputs in with ``Assign``. Where the primitive's outputs are placeholders, the call
+    returns the Parameters."""
+    held: dict[tuple, list[Parameter]] = {}
+    assign = P.Assign()
+
+    def call(*args: Any) -> Any:
+        key = tuple((a.shape, a.dtype) for a in args[:states])
+        if key not in held:
+            held[key] = [Parameter(Tensor(a.asnumpy()), f"state{i}")
+                         for i, a in enumerate(args[:states])]
+        else:
+            for param, value in zip(held[key], args[:states]):
+                assign(param, value)
+        params = held[key]
+        prim(*params, *args[states:])
+        out = prim(*params, *args[states:])
+        return tuple(params) if prim.placeholders else out
+
+    return call
+
+
+def _steps(rule: Callable[..., tuple], returns: int) -> Callable[..., Any]:
+    """The reference: ``rule`` (new states from the inputs, in float64) applied twice."""
+
+    def reference(*args: Any) -> Any:
+        dtype = args[0].dtype
+        values = [a.astype(F64) if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a
+                  for a in args]
+        n = len(rule(*values))
+        for _ in range(2):
+            values[:n] = rule(*values)
+        out = tuple(np.asarray(v).astype(dtype) for v in values[:returns])
+        return out[0] if returns == 1 else out
+
+    return reference
+
+
+def _shrink(prox: Any, lr: Any, l1: Any, l2: Any) -> Any:
+    return np.sign(prox) * np.maximum(np.abs(prox) - lr * l1, 0) / (1 + lr * l2)
+
+
+def _adagrad(epsilon: float = 0.0) -> Callable[..., tuple]:
+    def rule(var: Any, accum: Any, lr: Any, grad: Any) -> tuple:
+        accum = accum + grad ** 2
+        return var - lr * grad / (np.sqrt(accum) + epsilon), accum
+
+    return rule
+
+
+def _proximal_adagrad(var: Any, accum: Any, lr: Any, l1: Any, l2: Any, grad: Any) -> tuple:
+    accum = accum + grad ** 2
+    return _shrink(var - lr * grad / np.sqrt(accum), lr, l1, l2), accum
+
+
+def _adamax(var: Any, m: Any, v: Any, b1p: Any, lr: Any, b1: Any, b2: Any, eps: Any,
+            g: Any) -> tuple:
+    m = b1 * m + (1 - b1) * g
+    v = np.maximum(b2 * v, np.abs(g))
+    return var - lr / (1 - b1p) * m / (v + eps), m, v
+
+
+def _adadelta(var: Any, accum: Any, au: Any, lr: Any, rho: Any, eps: Any, g: Any) -> tuple:
+    accum = rho * accum + (1 - rho) * g ** 2
+    update = np.sqrt(au + eps) / np.sqrt(accum + eps) * g
+    return var - lr * update, accum, rho * au + (1 - rho) * update ** 2
+
+
+def _rmsprop(var: Any, ms: Any, mom: Any, lr: Any, g: Any, decay: Any, momentum: Any,
+             eps: Any) -> tuple:
+    ms = decay * ms + (1 - decay) * g ** 2
+    mom = momentum * mom + lr * g / np.sqrt(ms + eps)
+    return var - mom, ms, mom
+
+
+def _centered_rmsprop(var: Any, mg: Any, ms: Any, mom: Any, g: Any, lr: Any, decay: Any,
+                      momentum: Any, eps: Any) -> tuple:
+    mg = decay * mg + (1 - decay) * g
+    ms = decay * ms + (1 - decay) * g ** 2
+    mom = momentum * mom + lr * g / np.sqrt(ms - mg ** 2 + eps)
+    return var - mom, mg, ms, mom
+
+
+def _ftrl(var: Any, accum: Any, linear: Any, g: Any, lr: Any, l1: Any, l2: Any,
+          power: Any) -> tuple:
+    new_accum = accum + g ** 2
+    linear = linear + g - (new_accum ** -power - accum ** -power) / lr * var
+    quadratic = new_accum ** -power / lr + 2 * l2
+    var = np.where(np.abs(linear) > l1, (np.sign(linear) * l1 - linear) / quadratic, 0.0)
+    return var, new_accum, linear
+
+
+def _sign_rule(power: bool) -> Callable[..., tuple]:
+    def rule(var: Any, m: Any, lr: Any, base: Any, decay: Any, beta: Any, g: Any) -> tuple:
+        m = beta * m + (1 - beta) * g
+        signs = decay * np.sign(g) * np.sign(m)
+        return var - lr * (np.exp(base * signs) if power else base + signs) * g, m
+
+    return rule
+
+
+def _positive(rng: np.random.Generator, dt: type, *shape: int) -> np.ndarray:
+    return rng.uniform(0.1, 1.0, shape).astype(dt)
+
+
+def _dense_inputs(states: int, scalars: tuple[float, ...], grad_at: int = -1,
+                  positive: int = 1) -> Callable[..., tuple]:
+    """``states`` tensors of shape (3, 4) (those after the first ``positive`` of them
+    positive), the scalars, and a gradient inserted at ``grad_at`` among the scalars."""
+
+    def inputs(rng: np.random.Generator, dt: type) -> tuple:
+        tensors = [sample(rng, dt, 3, 4) if i < positive else _positive(rng, dt, 3, 4)
+                   for i in range(states)]
+        rest: list[Any] = [np.asarray(s, dt) for s in scalars]
+        rest.insert(len(rest) if grad_at == -1 else grad_at, sample(rng, dt, 3, 4))
+        return (*tensors, *rest)
+
+    return inputs
+
+
+def _centered_inputs(rng: np.random.Generator, dt: type) -> tuple:
+    """var, mean_grad, mean_square (above mean_grad ** 2), moment, grad, the scalars."""
+    return (sample(rng, dt, 3, 4), (sample(rng, F64, 3, 4) * 0.1).astype(dt),
+            rng.uniform(1.0, 2.0, (3, 4)).astype(dt), sample(rng, dt, 3, 4),
+            sample(rng, dt, 3, 4), *(np.asarray(s, dt) for s in (0.01, 0.9, 0.5, 1e-6)))
+
+
+_DENSE = [  # (name, make, states, returns, rule, inputs)
+    ("ApplyGradientDescent", P.ApplyGradientDescent, 1, 1,
+     lambda var, a, d: (var - a * d,), _dense_inputs(1, (0.1,))),
+    ("ApplyProximalGradientDescent", P.ApplyProximalGradientDescent, 1, 1,
+     lambda var, a, l1, l2, d: (_shrink(var - a * d, a, l1, l2),),
+     _dense_inputs(1, (0.1, 0.05, 0.2))),
+    ("ApplyAdagrad", P.ApplyAdagrad, 2, 2, _adagrad(), _dense_inputs(2, (0.1,))),
+    ("ApplyAdagradV2", lambda: P.ApplyAdagradV2(1e-3), 2, 2, _adagrad(1e-3),
+     _dense_inputs(2, (0.1,))),
+    ("ApplyProximalAdagrad", P.ApplyProximalAdagrad, 2, 2, _proximal_adagrad,
+     _dense_inputs(2, (0.1, 0.05, 0.2))),
+    ("ApplyAdaMax", P.ApplyAdaMax, 3, 3, _adamax,
+     _dense_inputs(3, (0.81, 0.01, 0.9, 0.99, 1e-8))),
+    ("ApplyAdadelta", P.ApplyAdadelta, 3, 3, _adadelta,
+     _dense_inputs(3, (0.5, 0.9, 1e-6))),
+    ("ApplyRMSProp", P.ApplyRMSProp, 3, 1, _rmsprop,
+     _dense_inputs(3, (0.01, 0.9, 0.5, 1e-6), grad_at=1)),
+    ("ApplyCenteredRMSProp", P.ApplyCenteredRMSProp, 4, 1, _centered_rmsprop,
+     _centered_inputs),
+    ("ApplyFtrl", P.ApplyFtrl, 3, 1, _ftrl,
+     _dense_inputs(3, (0.1, 0.05, 0.1, -0.5), grad_at=0)),
+    ("ApplyPowerSign", P.ApplyPowerSign, 2, 2, _sign_rule(True),
+     _dense_inputs(2, (0.1, np.e, 0.99, 0.9))),
+    ("ApplyAddSign", P.ApplyAddSign, 2, 2, _sign_rule(False),
+     _dense_inputs(2, (0.1, 1.0, 0.99, 0.9))),
+]
+
+
+# -- sparse -----------------------------------------------------------------------------------
+INDICES = np.array([3, 0, 3], np.int32)  # row 3 twice: its gradients are summed
+
+
+def _sparse(rule: Callable[..., tuple], states: int, grad_at: int, lazy: bool = True,
+            attrs: tuple = ()) -> Callable[..., tuple]:
+    """``rule`` on the rows INDICES names (lazy) or on all rows, the gradient's rows summed
+    into a dense gradient; ``attrs`` are hyperparameters the primitive holds as attributes."""
+
+    def sparse_rule(*args: Any) -> tuple:
+        *args, indices = args
+        grad = np.zeros(args[0].shape)
+        np.add.at(grad, indices, args[grad_at])
+        full = [*args[:grad_at], grad, *args[grad_at + 1:], *attrs]
+        new = rule(*full)
+        if not lazy:
+            return new
+        rows = np.isin(np.arange(len(args[0])), indices)[:, None]
+        return tuple(np.where(rows, n, old) for n, old in zip(new, args[:states]))
+
+    return sparse_rule
+
+
+def _sparse_inputs(states: int, scalars: tuple[float, ...]) -> Callable[..., tuple]:
+    def inputs(rng: np.random.Generator, dt: type) -> tuple:
+        tensors = [sample(rng, dt, 5, 2)] + [_positive(rng, dt, 5, 2) for _ in range(states - 1)]
+        return (*tensors, *(np.asarray(s, dt) for s in scalars), sample(rng, dt, 3, 2),
+                INDICES)
+
+    return inputs
+
+
+def _adam(nesterov: bool) -> Callable[..., tuple]:
+    def rule(var: Any, m: Any, v: Any, b1p: Any, b2p: Any, lr: Any, b1: Any, b2: Any,
+             eps: Any, g: Any) -> tuple:
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g ** 2
+        step = b1 * m + (1 - b1) * g if nesterov else m
+        return var - lr * np.sqrt(1 - b2p) / (1 - b1p) * step / (np.sqrt(v) + eps), m, v
+
+    return rule
+
+
+_FTRL = (0.1, 0.05, 0.1, -0.5)
+_ADAM_SCALARS = (0.9, 0.999, 0.01, 0.9, 0.999, 1e-8)
+_SPARSE = [  # (name, make, states, returns, rule, inputs)
+    ("SparseApplyAdagrad", lambda: P.SparseApplyAdagrad(0.1), 2, 2,
+     _sparse(lambda var, acc, g, lr: _adagrad()(var, acc, lr, g), 2, 2, attrs=(0.1,)),
+     _sparse_inputs(2, ())),
+    ("SparseApplyAdagradV2", lambda: P.SparseApplyAdagradV2(0.1, 1e-3), 2, 2,
+     _sparse(lambda var, acc, g, lr: _adagrad(1e-3)(var, acc, lr, g), 2, 2, attrs=(0.1,)),
+     _sparse_inputs(2, ())),
+    ("SparseApplyProximalAdagrad", P.SparseApplyProximalAdagrad, 2, 2,
+     _sparse(_proximal_adagrad, 2, 5), _sparse_inputs(2, (0.1, 0.05, 0.2))),
+    ("SparseApplyFtrl", lambda: P.SparseApplyFtrl(*_FTRL), 3, 3,
+     _sparse(_ftrl, 3, 3, attrs=_FTRL), _sparse_inputs(3, ())),
+    ("FusedSparseLazyAdam", P.FusedSparseLazyAdam, 3, 3, _sparse(_adam(False), 3, 9),
+     _sparse_inputs(3, _ADAM_SCALARS)),
+    ("FusedSparseAdam", P.FusedSparseAdam, 3, 3, _sparse(_adam(False), 3, 9, lazy=False),
+     _sparse_inputs(3, _ADAM_SCALARS)),
+    ("FusedSparseAdam-nesterov", lambda: P.FusedSparseAdam(use_nesterov=True), 3, 3,
+     _sparse(_adam(True), 3, 9, lazy=False), _sparse_inputs(3, _ADAM_SCALARS)),
+    ("FusedSparseFtrl", lambda: P.FusedSparseFtrl(*_FTRL), 3, 3,
+     _sparse(_ftrl, 3, 3, attrs=_FTRL), _sparse_inputs(3, ())),
+    ("FusedSparseProximalAdagrad", P.FusedSparseProximalAdagrad, 2, 2,
+     _sparse(_proximal_adagrad, 2, 5), _sparse_inputs(2, (0.1, 0.05, 0.2))),
+]
+
+
+def _cases() -> list[OpCase]:
+    cases = []
+    for name, make, states, returns, rule, inputs in _DENSE + _SPARSE:
+        prim_name = name.split("-")[0]
+        label = name.partition("-")[2] or "2-steps"
+        cases.append(OpCase(f"{prim_name}/{label}", prim_name,
+                            lambda m=make, s=states: twice(m(), s), inputs,
+                            _steps(rule, returns), DTYPES, tolerance=LOOSE))
+    return cases
+
+
+CASES: list[OpCase] = _cases()

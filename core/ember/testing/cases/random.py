@@ -1,0 +1,49 @@
+"""Cases for ``ember.ops.operations.random_ops`` whose result is certain: empty shapes,
+one-value ranges, zero means, one True element, probability-one classes. They check shapes,
+dtypes and both modes; the distributions themselves are checked by
+``ember.testing.statistics``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember.ops import operations as P
+from ember.testing.cases import OpCase
+
+F32 = (np.float32,)
+
+
+def _empty(prim: str) -> OpCase:
+    return OpCase(f"{prim}/empty", prim, getattr(P, prim), lambda rng, dt: ((2, 0),),
+                  lambda shape: np.zeros(shape, np.float32), F32)
+
+
+def _one_true(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return np.array([[1, 2], [0, 0], [0, 0]], np.int32), np.array([True, False, False])
+
+
+_CERTAIN = np.array([[-1e9, 0.0, -1e9], [0.0, -1e9, -1e9]], np.float32)
+
+CASES: list[OpCase] = [
+    _empty("StandardNormal"),
+    _empty("StandardLaplace"),
+    _empty("UniformReal"),
+    OpCase("UniformInt/one-value", "UniformInt", lambda: P.UniformInt(seed=1),
+           lambda rng, dt: ((3, 4), np.array(5, np.int32), np.array(6, np.int32)),
+           lambda shape, lo, hi: np.full(shape, 5, np.int32), F32),
+    OpCase("Gamma/empty-broadcast", "Gamma", P.Gamma,
+           lambda rng, dt: ((2, 0), np.ones(1, np.float32), np.ones(1, np.float32)),
+           lambda shape, a, b: np.zeros((2, 0), np.float32), F32),
+    OpCase("Poisson/zero-mean", "Poisson", lambda: P.Poisson(3, 4),
+           lambda rng, dt: ((2, 3), np.zeros(3, np.float32)),
+           lambda shape, mean: np.zeros((2, 3), np.int32), F32),
+    OpCase("RandomChoiceWithMask/one-true", "RandomChoiceWithMask",
+           lambda: P.RandomChoiceWithMask(3),
+           lambda rng, dt: (np.array([[False] * 3, [False, False, True]]),), _one_true, F32),
+    OpCase("RandomCategorical/certain", "RandomCategorical", P.RandomCategorical,
+           lambda rng, dt: (_CERTAIN, 4, 2),
+           lambda logits, n, seed: np.array([[1] * 4, [0] * 4], np.int64), F32),
+    OpCase("Multinomial/one-hot-weights", "Multinomial", P.Multinomial,
+           lambda rng, dt: (np.array([[0, 0, 1], [1, 0, 0]], np.float32), 5),
+           lambda x, n: np.array([[2] * 5, [0] * 5], np.int32), F32),
+]

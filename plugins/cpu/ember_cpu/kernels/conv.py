@@ -1,0 +1,265 @@
+"""Convolution and pooling kernels on NumPy, for 2-D (NCHW) and 3-D (NCDHW) images alike.
+
+Convolutions run as im2col (a strided window view, copied once) and one batched matrix product;
+their input gradient scatters the columns back with one strided add per kernel tap. Pools
+combine one strided slice of the image per window tap. Primitives give their geometry:
+``geometry(spatial)`` -> (padding (before, after) per spatial axis, flattened; output size).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import weakref
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+
+# -- windows: shared by convolutions and pools ----------------------------------------------
+def _pad(x, pads, fill=0):
+    """``x`` with ``pads`` = (before, after, before, after, ...) elements of ``fill`` around
+    each spatial axis (the axes after the first two)."""
+    if not any(pads):
+        return x
+    out = np.full(_padded(x.shape, pads), fill, dtype=x.dtype)
+    out[_inside(pads, x.shape[2:])] = x
+    return out
+
+
+def _padded(shape, pads):
+    """The shape of an image of ``shape`` padded by ``pads``."""
+    return (*shape[:2], *(n + a + b for n, a, b in zip(shape[2:], pads[::2], pads[1::2])))
+
+
+def _inside(pads, spatial):
+    """The index of the unpadded image inside the padded one."""
+    return (slice(None), slice(None), *(slice(a, a + n) for a, n in zip(pads[::2], spatial)))
+
+
+def _taps(kernel, stride, dilation, out):
+    """For each kernel tap, row-major: the slices of the padded image that hold the element
+    every output pixel's window has at that tap."""
+    return [tuple(slice(i * d, i * d + (o - 1) * s + 1, s)
+                  for i, s, d, o in zip(tap, stride, dilation, out))
+            for tap in itertools.product(*(range(k) for k in kernel))]
+
+
+def _crop(xp, pads, spatial):
+    return xp[_inside(pads, spatial)]
+
+
+# -- convolution ----------------------------------------------------------------------------
+#: (id of the input, geometry) -> (weak reference to the input, its columns)
+_RECENT_COLUMNS: dict = {}
+
+
+class _ConvPlan:
+    """A convolution's numbers for one input size: padding, output size, matrix shapes."""
+
+    def __init__(self, prim, x_shape):
+        n, c, *spatial = x_shape
+        self.pads, self.out = prim.geometry(tuple(spatial))
+        self.kernel = tuple(prim.kernel_size)
+        self.stride, self.dilation = prim.stride[2:], prim.dilation[2:]
+        self.group = prim.group
+        self.x_shape = tuple(x_shape)
+        self.padded_shape = _padded(x_shape, self.pads)
+        taps = math.prod(self.kernel)
+        # columns: (N, group, C / group * taps, output pixels); weight: (group, O / group, same)
+        self.cols_shape = (n, self.group, c // self.group * taps, math.prod(self.out))
+        self.w_shape = (self.group, prim.out_channel // self.group, self.cols_shape[2])
+        self.dout_shape = (n, self.group, self.w_shape[1], self.cols_shape[3])
+        self.out_shape = (n, prim.out_channel, *self.out)
+        self.taps = _taps(self.kernel, self.stride, self.dilation, self.out)
+
+    def columns(self, x):
+        """im2col: every output pixel's window, as (N, group, C / group * taps, pixels).
+
+        The forward pass and the filter gradient of a training step ask for the same columns:
+        the most recent ones are kept while their input array lives, and computed once."""
+        key = (id(x), self.cols_shape, self.kernel, self.stride, self.dilation, self.pads)
+        recent = _RECENT_COLUMNS.get(key)
+        if recent is not None and recent[0]() is x:
+            return recent[1]
+        cols = self._columns(x)
+        _RECENT_COLUMNS[key] = (weakref.ref(x), cols)
+        while len(_RECENT_COLUMNS) > 8:
+            del _RECENT_COLUMNS[next(iter(_RECENT_COLUMNS))]
+        return cols
+
+    def _columns(self, x):
+        rank = len(self.kernel)
+        spans = tuple((k - 1) * d + 1 for k, d in zip(self.kernel, self.dilation))
+        view = sliding_window_view(_pad(x, self.pads), spans, axis=tuple(range(2, 2 + rank)))
+        view = view[(slice(None), slice(None),
+                     *(slice(None, (o - 1) * s + 1, s) for o, s in zip(self.out, self.stride)),
+                     *(slice(None, None, d) for d in self.dilation))]
+        # (N, C, *out, *kernel) -> (N, C, *kernel, *out)
+        order = (0, 1, *range(2 + rank, 2 + 2 * rank), *range(2, 2 + rank))
+        return view.transpose(order).reshape(self.cols_shape)
+
+    def image(self, cols):
+        """col2im: the columns summed back into an image of the input's shape."""
+        n, c = self.x_shape[:2]
+        cols = cols.reshape(n, c, math.prod(self.kernel), *self.out)
+        xp = np.zeros(self.padded_shape, dtype=cols.dtype)
+        for k, window in enumerate(self.taps):
+            xp[(slice(None), slice(None), *window)] += cols[:, :, k]
+        return _crop(xp, self.pads, self.x_shape[2:])
+
+
+def _plans(prim):
+    """The convolution's plan for an input shape, made once per shape."""
+    return functools.lru_cache(maxsize=16)(lambda x_shape: _ConvPlan(prim, x_shape))
+
+
+def _conv(prim):
+    plan = _plans(prim)
+
+    def kernel(x, w):
+        p = plan(x.shape)
+        return np.matmul(w.reshape(p.w_shape), p.columns(x)).reshape(p.out_shape)
+
+    return kernel
+
+
+def _conv_backprop_input(prim):
+    plan = _plans(prim)
+
+    def kernel(dout, w, input_size):
+        p = plan(tuple(input_size))
+        return p.image(np.matmul(w.reshape(p.w_shape).transpose(0, 2, 1),
+                                 dout.reshape(p.dout_shape)))
+
+    return kernel
+
+
+def _conv_backprop_filter(prim):
+    plan = _plans(prim)
+
+    def kernel(dout, x, filter_size):
+        p = plan(x.shape)
+        dw = np.matmul(dout.reshape(p.dout_shape), p.columns(x).transpose(0, 1, 3, 2)).sum(axis=0)
+        return dw.reshape(filter_size)
+
+    return kernel
+
+
+# -- pooling --------------------------------------------------------------------------------
+# Every pool combines one strided slice of the (padded) image per window tap. For windows that
+# tile the image this is as fast as reshaping it into tiles, and far faster than reducing the
+# tiles with ``max(axis=(3, 5))`` (NumPy reduces short axes slowly: 35x slower for LeNet's).
+def _pool_plan(prim):
+    """(pads, output size, taps, elements of the image in each window), made once per input
+    spatial size."""
+    kernel, stride = prim.kernel_size[2:], prim.strides[2:]
+
+    @functools.lru_cache(maxsize=16)
+    def plan(spatial):
+        pads, out = prim.geometry(spatial)
+        counts = []
+        for lo, size, k, s, o in zip(pads[::2], spatial, kernel, stride, out, strict=True):
+            start = np.arange(o) * s - lo
+            counts.append(np.minimum(start + k, size) - np.maximum(start, 0))
+        taps = _taps(kernel, stride, (1,) * len(kernel), out)
+        return pads, out, taps, functools.reduce(np.multiply.outer, counts)
+
+    return plan
+
+
+def _at(window):
+    return (slice(None), slice(None), *window)
+
+
+def _max_pool(prim):
+    plan = _pool_plan(prim)
+
+    def kernel(x):
+        pads, _, taps, _ = plan(x.shape[2:])
+        xp = _pad(x, pads, -np.inf)
+        out = xp[_at(taps[0])].copy()
+        for window in taps[1:]:
+            np.maximum(out, xp[_at(window)], out=out)
+        return out
+
+    return kernel
+
+
+def _max_pool_grad(prim):
+    plan = _pool_plan(prim)
+
+    def kernel(x, out, grad):
+        pads, _, taps, _ = plan(x.shape[2:])
+        xp = _pad(x, pads, -np.inf)
+        dxp = np.zeros(xp.shape, dtype=x.dtype)
+        open_ = np.ones(out.shape, dtype=bool)  # windows whose maximum has no gradient yet
+        for window in taps:  # row-major, so the first maximum of a window takes it
+            hit = xp[_at(window)] == out
+            hit &= open_
+            open_ &= ~hit
+            dxp[_at(window)] += grad * hit
+        return _crop(dxp, pads, x.shape[2:])
+
+    return kernel
+
+
+def _avg_pool(prim):
+    plan = _pool_plan(prim)
+
+    def kernel(x):
+        pads, _, taps, counts = plan(x.shape[2:])
+        xp = _pad(x, pads)
+        total = xp[_at(taps[0])].copy()
+        for window in taps[1:]:
+            total += xp[_at(window)]
+        total /= counts
+        return total
+
+    return kernel
+
+
+def _avg_pool_grad(prim):
+    plan = _pool_plan(prim)
+
+    def kernel(x, out, grad):
+        pads, _, taps, counts = plan(x.shape[2:])
+        share = (grad / counts).astype(x.dtype, copy=False)
+        dxp = np.zeros(_padded(x.shape, pads), dtype=x.dtype)
+        for window in taps:
+            dxp[_at(window)] += share
+        return _crop(dxp, pads, x.shape[2:])
+
+    return kernel
+
+
+def _swapped(factory):
+    """A kernel factory taking its first two inputs the other way round (the 3-D backprop
+    primitives take (weight, dout, size) and (x, dout, size))."""
+
+    def make(prim):
+        kernel = factory(prim)
+        return lambda a, b, size: kernel(b, a, size)
+
+    return make
+
+
+KERNELS = {
+    "Conv2D": _conv,
+    "Conv2DBackpropInput": _conv_backprop_input,
+    "Conv2DTranspose": _conv_backprop_input,
+    "Conv2DBackpropFilter": _conv_backprop_filter,
+    "MaxPool": _max_pool,
+    "MaxPoolGrad": _max_pool_grad,
+    "AvgPool": _avg_pool,
+    "AvgPoolGrad": _avg_pool_grad,
+    "Conv3D": _conv,
+    "Conv3DBackpropInput": _swapped(_conv_backprop_input),
+    "Conv3DTranspose": lambda p: _swapped(_conv_backprop_input)(p.as_backprop_input()),
+    "Conv3DBackpropFilter": _swapped(_conv_backprop_filter),
+    "MaxPool3D": _max_pool,
+    "MaxPool3DGrad": _max_pool_grad,
+    "AvgPool3D": _avg_pool,
+    "AvgPool3DGrad": _avg_pool_grad,
+}

@@ -1,0 +1,80 @@
+"""Random kernels on NumPy: one generator per primitive, seeded as Dropout's (``_OpGenerator``:
+the primitive's seeds and the global seed)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember_cpu.kernels.nn import _OpGenerator
+
+
+def _drawing(draw):
+    """A kernel factory: ``draw(rng, *inputs)`` with the primitive's generator."""
+
+    def factory(prim):
+        generator = _OpGenerator(prim.seed, prim.seed2)
+        return lambda *inputs: draw(generator(), *inputs)
+
+    return factory
+
+
+def _uniform_int(rng, shape, minval, maxval):
+    return rng.integers(int(minval), int(maxval), shape, dtype=np.int32)
+
+
+def _gamma(rng, shape, alpha, beta):
+    out = np.broadcast_shapes(tuple(shape), alpha.shape, beta.shape)
+    return rng.gamma(np.broadcast_to(alpha, out), 1 / np.broadcast_to(beta, out)).astype(
+        np.float32)
+
+
+def _poisson(rng, shape, mean):
+    out = np.broadcast_shapes(tuple(shape), mean.shape)
+    return rng.poisson(np.broadcast_to(mean, out).astype(np.float64)).astype(np.int32)
+
+
+def _choice_with_mask(prim):
+    count, generator = prim.count, _OpGenerator(prim.seed, prim.seed2)
+
+    def kernel(x):
+        found = np.argwhere(x)
+        chosen = found[generator().permutation(len(found))[:count]]
+        index = np.zeros((count, x.ndim), np.int32)
+        index[:len(chosen)] = chosen
+        return index, np.arange(count) < len(chosen)
+
+    return kernel
+
+
+def _sample_rows(rng, weights, num_sample):
+    """``num_sample`` draws per row, each with probability proportional to the row's weight:
+    a uniform draw in [0, total) picks the first class whose cumulative weight exceeds it."""
+    cumulative = np.cumsum(weights, axis=-1)
+    draws = rng.random(weights.shape[:-1] + (num_sample,)) * cumulative[..., -1:]
+    picked = np.sum(draws[..., :, None] >= cumulative[..., None, :], axis=-1)
+    return np.minimum(picked, weights.shape[-1] - 1)
+
+
+def _categorical(prim):
+    dtype, generators = prim.dtype.np_dtype, {}
+
+    def kernel(logits, num_sample, seed=0):
+        generator = generators.setdefault(seed, _OpGenerator(seed, 0))
+        weights = np.exp(logits - logits.max(axis=-1, keepdims=True))
+        return _sample_rows(generator(), weights.astype(np.float64), num_sample).astype(dtype)
+
+    return kernel
+
+
+KERNELS = {
+    "StandardNormal": _drawing(lambda rng, shape: rng.standard_normal(shape, np.float32)),
+    "StandardLaplace": _drawing(lambda rng, shape: rng.laplace(size=shape).astype(np.float32)),
+    "UniformReal": _drawing(lambda rng, shape: rng.random(shape, np.float32)),
+    "UniformInt": _drawing(_uniform_int),
+    "Gamma": _drawing(_gamma),
+    "Poisson": _drawing(_poisson),
+    "RandomChoiceWithMask": _choice_with_mask,
+    "RandomCategorical": _categorical,
+    "Multinomial": _drawing(lambda rng, x, num_sample: _sample_rows(
+        rng, x.astype(np.float64), num_sample).astype(np.int32)),
+}

@@ -1,0 +1,111 @@
+"""Random kernels on TensorFlow: one ``tf.random.Generator`` per primitive, seeded as
+Dropout's (``_OpGenerator``); distributions it lacks draw from TensorFlow's stateless ops with
+a seed the generator makes, so compiled graphs draw anew on each run too."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ember_gpu.device import import_tensorflow
+from ember_gpu.kernels.nn import _OpGenerator
+
+tf = import_tensorflow()
+
+
+def _drawing(draw, xla=True):
+    """A kernel factory: ``draw(generator, *inputs)`` with the primitive's generator; ``xla``
+    False where TensorFlow's sampler has no XLA kernel (the graph then runs uncompiled)."""
+
+    def factory(prim):
+        generator = _OpGenerator(prim.seed, prim.seed2)
+
+        def kernel(*inputs):
+            return draw(generator(), *inputs)
+
+        kernel.xla = xla
+        return kernel
+
+    return factory
+
+
+def _seed(generator):
+    return generator.make_seeds(1)[:, 0]
+
+
+def _laplace(generator, shape):
+    u = generator.uniform(shape, minval=np.finfo(np.float32).tiny, maxval=1.0)
+    return tf.where(u < 0.5, tf.math.log(2 * u), -tf.math.log(2 * (1 - u)))
+
+
+def _uniform_int(generator, shape, minval, maxval):
+    return generator.uniform(shape, minval=minval, maxval=maxval, dtype=tf.int32)
+
+
+def _gamma(generator, shape, alpha, beta):
+    out = tf.broadcast_static_shape(tf.TensorShape(shape),
+                                    tf.broadcast_static_shape(alpha.shape, beta.shape))
+    return tf.random.stateless_gamma(out, _seed(generator), tf.broadcast_to(alpha, out),
+                                     tf.broadcast_to(beta, out))
+
+
+def _poisson(generator, shape, mean):
+    out = tf.broadcast_static_shape(tf.TensorShape(shape), mean.shape)
+    return tf.random.stateless_poisson(out, _seed(generator), tf.broadcast_to(mean, out),
+                                       dtype=tf.int32)
+
+
+def _choice_with_mask(prim):
+    count, generator = prim.count, _OpGenerator(prim.seed, prim.seed2)
+
+    def kernel(x):
+        flat = tf.reshape(x, [-1])
+        if flat.shape[0] < count:  # pad with False so that count positions can be taken
+            flat = tf.concat([flat, tf.zeros([count - flat.shape[0]], tf.bool)], 0)
+        keys = tf.where(flat, generator().uniform(flat.shape), 2.0)  # True ones first
+        order = tf.argsort(keys)[:count]
+        mask = tf.gather(flat, order)
+        strides = np.cumprod((1,) + tuple(x.shape)[:0:-1])[::-1]  # of x's C-order layout
+        index = (order[:, None] // strides) % np.array(x.shape)
+        index = tf.where(mask[:, None], tf.cast(index, tf.int32), 0)
+        return index, mask
+
+    return kernel
+
+
+def _gumbel_max(generator, logits, num_sample, dtype):
+    """``num_sample`` draws per row of 2-d ``logits`` (the Gumbel-max trick: XLA compiles it,
+    where it has no kernel for TensorFlow's categorical sampler)."""
+    u = generator.uniform((logits.shape[0], num_sample, logits.shape[1]),
+                          minval=np.finfo(np.float32).tiny, maxval=1.0)
+    noisy = tf.cast(logits, tf.float32)[:, None, :] - tf.math.log(-tf.math.log(u))
+    return tf.argmax(noisy, axis=-1, output_type=tf.int64 if dtype == tf.int64 else tf.int32)
+
+
+def _categorical(prim):
+    dtype, generators = tf.as_dtype(prim.dtype.np_dtype), {}
+
+    def kernel(logits, num_sample, seed=0):
+        if seed not in generators:
+            generators[seed] = _OpGenerator(seed, 0)
+        return tf.cast(_gumbel_max(generators[seed](), logits, num_sample, dtype), dtype)
+
+    return kernel
+
+
+def _multinomial(generator, x, num_sample):
+    rows = tf.reshape(tf.math.log(tf.cast(x, tf.float32)), (-1, x.shape[-1]))
+    out = _gumbel_max(generator, rows, num_sample, tf.int32)
+    return tf.reshape(out, tuple(x.shape[:-1]) + (num_sample,))
+
+
+KERNELS = {
+    "StandardNormal": _drawing(lambda generator, shape: generator.normal(shape)),
+    "StandardLaplace": _drawing(_laplace),
+    "UniformReal": _drawing(lambda generator, shape: generator.uniform(shape)),
+    "UniformInt": _drawing(_uniform_int),
+    "Gamma": _drawing(_gamma, xla=False),
+    "Poisson": _drawing(_poisson, xla=False),
+    "RandomChoiceWithMask": _choice_with_mask,
+    "RandomCategorical": _categorical,
+    "Multinomial": _drawing(_multinomial),
+}
