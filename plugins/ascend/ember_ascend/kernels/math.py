@@ -164,7 +164,6 @@ def _select(prim: Any, dev: AscendDevice) -> Any:
 
 KERNELS = {
     "Add": binary("Add", alpha=1),
-    "TensorAdd": binary("Add", alpha=1),
     "Sub": binary("Sub", alpha=1),
     "Mul": binary("Mul"),
     "Div": _DIVIDE,
