@@ -228,6 +228,7 @@ KERNELS = {
     "Fill": _fill_primitive,
     "Cast": _cast,
     "AddN": _add_n,
+    "AccumulateNV2": _add_n,
     "ReduceSum": _reduce("ReduceSum", True),
     "ReduceMean": floats_only(_reduce("Mean", True), "aclnnMean averages in floating point"),
     "ReduceMax": _reduce("Amax", False),

@@ -15,6 +15,7 @@ from ember_ascend.device import (
     AscendDevice,
     BoolArray,
     DeviceArray,
+    DType,
     IntArray,
     Scalar,
     first_generation,
@@ -116,6 +117,16 @@ def _bias_add(prim: Any, dev: AscendDevice) -> Any:
         shape = bias.shape if last else (bias.shape[0], *(1,) * (x.ndim - 2))
         out = dev.empty(x.shape, x.dtype)
         dev.aclnn("Add", x, view(bias, shape), Scalar(1, x.dtype), out)
+        return out
+
+    return kernel
+
+
+def _bias_add_grad(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(dout: DeviceArray) -> DeviceArray:
+        axes = tuple(prim.axes(dout.ndim))
+        out = dev.empty(tuple(d for i, d in enumerate(dout.shape) if i not in axes), dout.dtype)
+        dev.aclnn("ReduceSum", dout, IntArray(axes), False, DType(dout.dtype), out)
         return out
 
     return kernel
@@ -280,6 +291,7 @@ KERNELS = {
     "SoftmaxCrossEntropyWithLogits": _softmax_ce,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_softmax_ce,
     "BiasAdd": _bias_add,
+    "BiasAddGrad": _bias_add_grad,
     "Conv2D": _conv2d,
     "Conv2DBackpropInput": _conv2d_backprop_input,
     "Conv2DBackpropFilter": _conv2d_backprop_filter,
