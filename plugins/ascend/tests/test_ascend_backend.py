@@ -295,11 +295,13 @@ def test_profiling_starts_and_stops_aclprof(double: AclDouble, tmp_path: Path) -
     ops.add(Tensor(1.0), Tensor(2.0))
     options = json.dumps({"output": str(tmp_path), "training_trace": "on", "task_trace": "on",
                           "aic_metrics": "Memory"})
-    context.set_context(enable_profiling=True, profiling_options=options)
+    with pytest.warns(DeprecationWarning, match="enable_profiling is deprecated"):
+        context.set_context(enable_profiling=True, profiling_options=options)
     config = double.profiles[-1]
     assert config["running"] and config["path"] == str(tmp_path)
     assert config["mask"] == 0x1 | 0x40 | 0x2 | 0x4 and config["metrics"] == 2
-    context.set_context(enable_profiling=False)
+    with pytest.warns(DeprecationWarning, match="enable_profiling is deprecated"):
+        context.set_context(enable_profiling=False)
     assert not config["running"]
 
 
