@@ -87,8 +87,12 @@ def test_set_train_reaches_children_and_returns_the_cell():
 
 def test_parameter_attribute_rules():
     net = Inner()
-    with pytest.raises(TypeError, match="Inner.weight is a Parameter"):
-        net.weight = Tensor(np.ones(2, np.float32))
+    weight = net.weight
+    net.weight = Tensor(np.full(weight.shape, 3, np.float32))  # new values, same Parameter
+    assert net.weight is weight and (weight.asnumpy() == 3).all()
+    with pytest.raises(TypeError, match="Inner.weight is a Parameter; assign a Parameter, a "
+                                        "Tensor .* not str"):
+        net.weight = "w"
     net.weight = None
     assert [p.name for p in net.get_parameters()] == ["frozen"]
 
@@ -113,7 +117,7 @@ def test_init_parameters_data_returns_every_parameter():
 
 def test_print_writes_tensors_as_mindspore_does(capsys, tmp_path):
     ops.Print()("x:", Tensor(np.array([1, 2], np.int32)))
-    assert capsys.readouterr().out == "x:\nTensor(shape=[2], dtype=Int32, value= [1, 2])\n"
+    assert capsys.readouterr().out == "x:\nTensor(shape=[2], dtype=Int32, value= [1 2])\n"
     target = tmp_path / "print.txt"
     context.set_context(print_file_path=str(target))
     ops.Print()(Tensor(2.0))

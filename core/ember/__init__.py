@@ -1,32 +1,71 @@
 """Ember: MindSpore 1.6's Python API on pluggable device backends."""
 
-from ember import context, nn, ops, profiler
+from ember import common, context, log, nn, ops, profiler
 from ember.common import dtype
+from ember.common.api import jit, ms_function
 from ember.common.dtype import (
+    Type,
     bool_,
+    byte,
+    double,
+    dtype_to_nptype,
+    dtype_to_pytype,
     float16,
     float32,
     float64,
+    float_,
+    get_py_obj_dtype,
+    half,
     int8,
     int16,
     int32,
     int64,
+    int_,
+    intc,
+    intp,
+    issubclass_,
+    pytype_to_dtype,
+    short,
+    single,
+    tensor_type,
+    ubyte,
+    uint,
     uint8,
     uint16,
     uint32,
     uint64,
+    uintc,
+    uintp,
+    ushort,
 )
 from ember.common.parameter import Parameter, ParameterTuple
 from ember.common.seed import get_seed, set_seed
+from ember.common.sparse_tensor import RowTensor, SparseTensor
 from ember.common.tensor import Tensor
-from ember.context import GRAPH_MODE, PYNATIVE_MODE, ParallelMode, get_context, set_context
-from ember.graph import jit, ms_function
+from ember.context import (
+    GRAPH_MODE,
+    PYNATIVE_MODE,
+    ParallelMode,
+    get_auto_parallel_context,
+    get_context,
+    get_ps_context,
+    reset_auto_parallel_context,
+    reset_ps_context,
+    set_auto_parallel_context,
+    set_context,
+    set_ps_context,
+)
+from ember.log import get_level, get_log_config
+from ember.ops.function import grad, value_and_grad
 from ember.profiler import Profiler
+from ember.run_check import run_check
 from ember.train import (
     DynamicLossScaleManager,
     FixedLossScaleManager,
     LossScaleManager,
     Model,
+    amp,
+    build_train_network,
     load_checkpoint,
     load_param_into_net,
     save_checkpoint,
@@ -36,8 +75,14 @@ from ember.version import __version__
 __all__ = [
     "GRAPH_MODE", "PYNATIVE_MODE", "DynamicLossScaleManager", "FixedLossScaleManager",
     "LossScaleManager", "Model", "ParallelMode", "Parameter", "ParameterTuple", "Profiler",
-    "Tensor", "__version__", "bool_", "context", "dtype", "float16", "float32", "float64",
-    "get_context", "get_seed", "int8", "int16", "int32", "int64", "jit", "load_checkpoint",
-    "load_param_into_net", "ms_function", "nn", "ops", "profiler", "save_checkpoint",
-    "set_context", "set_seed", "uint8", "uint16", "uint32", "uint64",
+    "RowTensor", "SparseTensor", "Tensor", "Type", "__version__", "amp", "bool_",
+    "build_train_network", "byte", "common", "context", "double", "dtype", "dtype_to_nptype",
+    "dtype_to_pytype", "float16", "float32", "float64", "float_", "get_auto_parallel_context",
+    "get_context", "get_level", "get_log_config", "get_ps_context", "get_py_obj_dtype",
+    "get_seed", "grad", "half", "int8", "int16", "int32", "int64", "int_", "intc", "intp",
+    "issubclass_", "jit", "load_checkpoint", "load_param_into_net", "log", "ms_function", "nn",
+    "ops", "profiler", "pytype_to_dtype", "reset_auto_parallel_context", "reset_ps_context",
+    "run_check", "save_checkpoint", "set_auto_parallel_context", "set_context", "set_ps_context",
+    "set_seed", "short", "single", "tensor_type", "ubyte", "uint", "uint8", "uint16", "uint32",
+    "uint64", "uintc", "uintp", "ushort", "value_and_grad",
 ]

@@ -170,6 +170,14 @@ def record_alias(prim: Any, inputs: tuple, values: Sequence[Tensor]) -> tuple[Te
     return aliases
 
 
+def move_output(src: Tensor, dst: Tensor) -> None:
+    """Let ``dst`` stand where ``src`` was as the output of its recorded node (a tensor whose
+    values are replaced in place keeps the history of both values apart)."""
+    node = dst._node = src._node
+    if node is not None and node is not LEAF:
+        node.out = dst if node.out is src else tuple(dst if o is src else o for o in node.out)
+
+
 def _as_tuple(value: Any) -> tuple:
     return value if isinstance(value, tuple) else (value,)
 
@@ -189,7 +197,19 @@ class _CellBprop:
 
         if context.get_context("check_bprop"):
             _check_bprop(self.cell, inputs, grads)
-        return grads
+        return _cast_grads(grads, inputs)
+
+
+def _cast_grads(grads: tuple, inputs: list) -> tuple:
+    """Floating gradients in the dtype of their floating input (a float16 gradient of a
+    float32 input becomes float32), so that they add up with the other gradients."""
+    from ember.common import dtype as mstype
+    from ember.ops.operations.math_ops import cast
+
+    return tuple(cast(g, x.dtype) if isinstance(g, Tensor) and isinstance(x, Tensor)
+                 and g.dtype is not x.dtype and mstype.is_float(g.dtype)
+                 and mstype.is_float(x.dtype) else g
+                 for g, x in zip(grads, inputs)) + grads[len(inputs):]
 
 
 def _check_bprop(cell: Any, inputs: list, grads: tuple) -> None:
@@ -198,11 +218,12 @@ def _check_bprop(cell: Any, inputs: list, grads: tuple) -> None:
         raise ValueError(f"{name}.bprop returned {len(grads)} gradients, but the cell has "
                          f"{len(inputs)} inputs: return one gradient per input")
     for i, (x, g) in enumerate(zip(inputs, grads)):
-        if isinstance(x, Tensor) and isinstance(g, Tensor) and (
-                g.shape != x.shape or g.dtype is not x.dtype):
-            raise ValueError(f"{name}.bprop: gradient {i} has shape {list(g.shape)} and dtype "
-                             f"{g.dtype}, but input {i} has shape {list(x.shape)} and dtype "
-                             f"{x.dtype}")
+        if isinstance(x, Tensor) and isinstance(g, Tensor) and g.shape != x.shape:
+            raise ValueError(f"{name}.bprop: gradient {i} has shape {list(g.shape)}, but input "
+                             f"{i} has shape {list(x.shape)}")
+        if isinstance(x, Tensor) and isinstance(g, Tensor) and g.dtype is not x.dtype:
+            raise TypeError(f"{name}.bprop: gradient {i} has dtype {g.dtype}, but input {i} has "
+                            f"dtype {x.dtype} (without check_bprop it is cast to {x.dtype})")
         if isinstance(x, Tensor) and g is not None and not isinstance(g, Tensor):
             raise TypeError(f"{name}.bprop: gradient {i} must be a Tensor, but got "
                             f"{type(g).__name__}")

@@ -72,7 +72,15 @@ def ember_graph_executor(device_target: str, context: dict[str, Any]) -> Any:
     an ``ember.graph.ir.Graph`` into a callable taking the arrays of ``graph.inputs`` then
     ``graph.params`` and returning a tuple with the arrays of the graph outputs that are
     Values. Get kernels through ``ember.backend.resolve_kernel`` so that
-    fallback_device_target applies. First non-None result wins.
+    fallback_device_target applies.
+
+    Control flow on tensor values arrives as nodes whose primitive holds subgraphs
+    (``ember.graph.ir.subgraphs(node)``), which have no kernel: ``Switch`` (inputs: a
+    one-element bool or integer index, then the branches' inputs; ``prim.branches``; a bool
+    runs ``branches[1]`` when true, an integer is clamped into range) and ``WhileLoop``
+    (inputs: ``prim.count`` carries, then the other inputs; ``prim.cond`` gives a one-element
+    bool, ``prim.body`` the next carries; its outputs are the final carries). A subgraph reads
+    only its own inputs and constants and returns all its outputs. First non-None result wins.
     """
 
 

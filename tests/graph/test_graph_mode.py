@@ -212,7 +212,7 @@ def test_creating_a_parameter_inside_a_compiled_function_is_refused():
 def test_control_flow_on_tensor_values_names_the_line_and_the_alternative():
     class Branchy(nn.Cell):
         def construct(self, x):
-            if ops.reduce_sum(x) > 0:  # cannot be traced
+            if float(ops.reduce_sum(x)) > 0:  # a Python float of a tensor: cannot be traced
                 return x
             return ops.neg(x)
 

@@ -114,7 +114,7 @@ PROMOTIONS = [
     ("bool+int64", t([True, False]), t([1, 1], np.int64), [2, 1], mstype.int64),
     ("int32+float", t([1, 2], np.int32), 2.5, [3.5, 4.5], mstype.float32),
     ("int64+float", t([1, 2], np.int64), 0.5, [1.5, 2.5], mstype.float32),
-    ("bool+int", t([True, False]), 1, [2, 1], mstype.int32),
+    ("bool+int", t([True, False]), 1, [2, 1], mstype.int64),  # a Python int is Int64 in MindSpore
     ("bool+bool", t([True, False]), True, [True, True], mstype.bool_),
     ("float16+int", t([1, 2], np.float16), 3, [4, 5], mstype.float16),
     ("float64+float", t([1, 2], np.float64), 0.25, [1.25, 2.25], mstype.float64),
@@ -475,11 +475,11 @@ ERRORS = [
     (lambda: ops.ArgMaxWithValue(keep_dims=None), TypeError,
      r"ArgMaxWithValue: keep_dims must be a bool"),
     (lambda: ops.MatMul(transpose_a=1), TypeError, r"MatMul: transpose_a must be a bool"),
-    (lambda: ops.matmul(t(np.ones((2, 3, 4))), t(np.ones((4, 2)))), ValueError,
+    (lambda: ops.MatMul()(t(np.ones((2, 3, 4))), t(np.ones((4, 2)))), ValueError,
      r"MatMul: inputs must be 2-D, but got \(Tensor\(shape=\[2, 3, 4\]"),
     (lambda: ops.matmul(t(np.ones((2, 3))), t(np.ones((2, 3)))), ValueError,
      r"MatMul: the inner dimensions must be equal, but got 3 and 2"),
-    (lambda: ops.matmul(t(np.ones((2, 3)), np.float32), t(np.ones((3, 2)))), TypeError,
+    (lambda: ops.MatMul()(t(np.ones((2, 3)), np.float32), t(np.ones((3, 2)))), TypeError,
      r"MatMul: inputs must have the same dtype, but got .*Float32.*Float64"),
     (lambda: ops.matmul(t([[True]]), t([[True]])), TypeError, r"MatMul: input 'x' must have"),
     (lambda: ops.batch_matmul(t(np.ones((2, 3))), t(np.ones((3, 2)))), ValueError,
@@ -520,7 +520,7 @@ def test_functional_names_follow_mindspore():
         (ops.tensor_lt, ops.Less), (ops.tensor_le, ops.LessEqual), (ops.absolute, ops.Abs),
         (ops.addn, ops.AddN), (ops.fill, ops.Fill), (ops.select, ops.Select),
 (ops.reduce_mean, ops.ReduceMean),
-        (ops.batch_matmul, ops.BatchMatMul), (ops.matmul, ops.MatMul),
+        (ops.batch_matmul, ops.BatchMatMul), (ops.functional.matmul, ops.MatMul),
     ]
     for instance, prim in pairs:
         assert type(instance) is prim, (instance, prim)

@@ -12,6 +12,13 @@ The template does the least that is correct: it resolves every node's kernel onc
 constants to the device once, works out when each intermediate array can be dropped, and
 then interprets the node list on every call.
 
+Control flow arrives as nodes whose primitive holds subgraphs (``ember.graph.ir.subgraphs``):
+``Switch`` (``prim.branches``; a bool index picks ``branches[1]`` when true, an integer one is
+clamped into range) and ``WhileLoop`` (``prim.cond``, ``prim.body``, ``prim.count`` carries
+first among its inputs). Each subgraph reads only its own inputs; the template runs them with
+a Python ``if`` and ``while``, as a backend with device-side control flow would hand them to
+its compiler.
+
 Kernels come from ``ember.backend.resolve_kernel``, not from the PyNative executor directly,
 so a primitive this backend lacks runs on ``fallback_device_target`` in Graph mode too, when the
 user sets one; without it, compiling raises ``MissingKernelError`` naming the primitive.
@@ -23,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ember.backend import resolve_kernel
-from ember.graph.ir import Graph, Node, Value, read_input
+from ember.graph.ir import Graph, Node, Value, read_input, subgraphs
 
 from ember_template.device import DEVICE, DeviceArray
 from ember_template.executor import TemplateExecutor
@@ -38,19 +45,23 @@ class _Step:
     """One node: its kernel, and the values nothing reads after it (dropped right away)."""
 
     node: Node
-    kernel: Kernel
+    kernel: Kernel | None  # None for a control-flow node
     drop: tuple[int, ...]
 
 
-class CompiledGraph:
-    """A graph ready to run on the Template device."""
+class _Program:
+    """One graph (the function, or a subgraph) ready to interpret."""
 
     def __init__(self, graph: Graph) -> None:
         self.graph = graph
         self.arguments = [v.id for v in (*graph.inputs, *graph.params)]
         self.constants = {v.id: DEVICE.from_host(v.array) for v in graph.consts}
         self.results = [v.id for v in graph.outputs if isinstance(v, Value)]
-        kernels = [resolve_kernel(_EAGER, node.prim) for node in graph.nodes]
+        #: node id -> the programs of its subgraphs, for control-flow nodes
+        self.subprograms = {node.id: [_Program(g) for g in subgraphs(node)]
+                            for node in graph.nodes if subgraphs(node)}
+        kernels = [None if subgraphs(node) else resolve_kernel(_EAGER, node.prim)
+                   for node in graph.nodes]
         last_read: dict[int, int] = {}
         for i, node in enumerate(graph.nodes):
             for value in _values(node.inputs):
@@ -65,23 +76,52 @@ class CompiledGraph:
         self.steps = [_Step(node, kernel, tuple(drops.get(i, ())))
                       for i, (node, kernel) in enumerate(zip(graph.nodes, kernels, strict=True))]
 
-    def __call__(self, *arrays: DeviceArray) -> tuple[DeviceArray, ...]:
+    def run(self, arrays: Any, name: str) -> tuple[DeviceArray, ...]:
         env: dict[int, Any] = dict(self.constants)
         env.update(zip(self.arguments, arrays, strict=True))
         for step in self.steps:
             node = step.node
-            try:
-                out = step.kernel(*(read_input(x, env) for x in node.inputs))
-            except Exception as exc:
-                raise RuntimeError(
-                    f"{node.prim.name} failed at {node.source or '<unknown>'} (scope "
-                    f"{node.scope}) in graph {self.graph.name!r}: {type(exc).__name__}: "
-                    f"{exc}") from exc
+            args = [read_input(x, env) for x in node.inputs]
+            if step.kernel is None:
+                out = self.control_flow(node, args, name)
+            else:
+                try:
+                    out = step.kernel(*args)
+                except Exception as exc:
+                    raise RuntimeError(
+                        f"{node.prim.name} failed at {node.source or '<unknown>'} (scope "
+                        f"{node.scope}) in graph {name!r}: {type(exc).__name__}: "
+                        f"{exc}") from exc
             outs = out if node.multi else (out,)
             env.update(zip((v.id for v in node.outputs), outs, strict=True))
             for value_id in step.drop:
-                del env[value_id]
+                env.pop(value_id, None)
         return tuple(env[value_id] for value_id in self.results)
+
+    def control_flow(self, node: Node, args: list[Any], name: str) -> tuple:
+        programs = self.subprograms[node.id]
+        if node.prim.name == "Switch":
+            index = DEVICE.to_host(args[0]).item()
+            if not isinstance(index, bool):
+                index = min(max(int(index), 0), len(programs) - 1)
+            return programs[int(index)].run(args[1:], name)
+        count = node.prim.count
+        test, body = programs
+        carries, outside = tuple(args[:count]), args[count:]
+        while DEVICE.to_host(test.run([*carries, *outside], name)[0]).item():
+            carries = body.run([*carries, *outside], name)
+        return carries
+
+
+class CompiledGraph:
+    """A graph ready to run on the Template device."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.program = _Program(graph)
+
+    def __call__(self, *arrays: DeviceArray) -> tuple[DeviceArray, ...]:
+        return self.program.run(arrays, self.graph.name)
 
     def __repr__(self) -> str:
         g = self.graph

@@ -189,3 +189,49 @@ def _gather_nd(A: Any, tensor: Tensor, picks: list[tuple[int, Any]], adjacent: b
         out = A.transpose(out, (*range(nb, nb + before), *range(nb),
                                 *range(nb + before, out.ndim)))
     return out
+
+
+def setitem(tensor: Tensor, index: Any, value: Any) -> None:
+    """``tensor[index] = value`` with NumPy's semantics: the tensor takes new values (made by
+    primitives, so gradients flow to ``value`` and to the kept elements of ``tensor``)."""
+    from ember import _autodiff
+    from ember.ops import functional as F
+
+    old = Tensor._make(tensor._data, tensor._dtype, tensor._shape, tensor._device)
+    _autodiff.move_output(tensor, old)
+    tensor, target = old, tensor
+    if isinstance(value, Tensor):
+        value = F.cast(value, tensor.dtype) if value.dtype is not tensor.dtype else value
+    elif isinstance(value, bool | int | float | list | tuple | np.ndarray):
+        value = Tensor(np.asarray(value), tensor.dtype)
+    else:
+        raise TypeError(f"Tensor.__setitem__: value must be a Tensor, number, list or tuple, "
+                        f"but got {type(value).__name__}")
+    if isinstance(index, Tensor) and index.dtype is mstype.bool_ and index.shape == tensor.shape:
+        # a whole-shape mask needs no values on the host (works while a graph is traced)
+        new = F.select(index, F.broadcast_to(value, tensor.shape), tensor)
+    else:
+        host = tuple(i.asnumpy() if isinstance(i, Tensor) else i
+                     for i in (index if isinstance(index, tuple) else (index,)))
+        try:
+            positions = np.arange(tensor.size).reshape(tensor.shape)[host]
+        except IndexError as exc:
+            raise IndexError(f"Tensor.__setitem__: {exc}") from None
+        positions = np.asarray(positions)
+        try:
+            updates = F.broadcast_to(value, positions.shape)
+        except (ValueError, RuntimeError):
+            raise ValueError(f"Tensor.__setitem__: value of shape {list(value.shape)} cannot be "
+                             f"broadcast to the indexed shape {list(positions.shape)}") from None
+        flat_pos = positions.reshape(-1)
+        # NumPy keeps the last of repeated positions
+        last = len(flat_pos) - 1 - np.unique(flat_pos[::-1], return_index=True)[1]
+        chosen = Tensor(flat_pos[last].reshape(-1, 1))
+        picked = F.gather(F.reshape(updates, (-1,)), Tensor(last), 0)
+        flat = F.reshape(tensor, (-1,))
+        keep = np.ones(tensor.size, np.bool_)
+        keep[flat_pos] = False
+        base = F.mul(flat, Tensor(keep.astype(tensor.dtype.np_dtype)))
+        new = F.reshape(F.tensor_scatter_add(base, chosen, picked), tensor.shape)
+    target._data, target._device = new._data, new._device
+    _autodiff.move_output(new, target)

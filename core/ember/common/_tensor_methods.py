@@ -62,10 +62,14 @@ def copy(self: Tensor) -> Tensor:
     return Tensor(self.asnumpy(), self.dtype)
 
 
+_SEQUENCES = (tuple, list)  # beside a Tensor in an operator they are Tensors, as in MindSpore
+
+
 def _binary(fn: Any, reflected: bool = False) -> Any:
     if reflected:
-        return lambda self, other: fn(other, self)
-    return lambda self, other: fn(self, other)
+        return lambda self, other: fn(
+            Tensor(other) if isinstance(other, _SEQUENCES) else other, self)
+    return lambda self, other: fn(self, Tensor(other) if isinstance(other, _SEQUENCES) else other)
 
 
 def _unary(fn: Any) -> Any:
@@ -74,7 +78,8 @@ def _unary(fn: Any) -> Any:
 
 def install() -> None:
     """Attach the operators and methods to ``Tensor``."""
-    from ember.common._indexing import getitem
+    from ember.common._indexing import getitem, setitem
+    from ember.common._tensor_numpy import TABLE
 
     table = {
         "__add__": _binary(F.add), "__radd__": _binary(F.add, True),
@@ -88,12 +93,12 @@ def install() -> None:
         "__gt__": _binary(F.greater), "__ge__": _binary(F.greater_equal),
         "__neg__": _unary(F.neg), "__abs__": _unary(F.abs),
         "__invert__": _unary(F.logical_not),
-        "__getitem__": getitem,
+        "__getitem__": getitem, "__setitem__": setitem,
         "abs": _unary(F.abs), "astype": astype, "reshape": reshape, "view": reshape,
         "transpose": transpose, "expand_dims": expand_dims, "squeeze": squeeze,
         "flatten": flatten, "ravel": flatten, "argmax": argmax, "copy": copy,
         "sum": _reduce(P.ReduceSum), "mean": _reduce(P.ReduceMean),
         "max": _reduce(P.ReduceMax), "min": _reduce(P.ReduceMin),
     }
-    for name, fn in table.items():
+    for name, fn in {**table, **TABLE}.items():
         setattr(Tensor, name, fn)

@@ -40,12 +40,18 @@ float16 = Type("Float16", np.float16, 6)
 float32 = Type("Float32", np.float32, 7)
 float64 = Type("Float64", np.float64, 8)
 
-int_ = int32
-uint = uint32
+int_ = intc = int32
+uint = uintc = uint32
 float_ = float32
 half = float16
 single = float32
 double = float64
+byte = int8
+short = int16
+intp = int64
+ubyte = uint8
+ushort = uint16
+uintp = uint64
 
 all_types = (bool_, uint8, int8, int16, uint16, int32, uint32, int64, uint64,
              float16, float32, float64)
@@ -64,6 +70,35 @@ def is_float(t: Type) -> bool:
 def dtype_to_nptype(t: Type) -> type:
     """The NumPy scalar type of an ember dtype (``float32`` → ``numpy.float32``)."""
     return t.np_dtype.type
+
+
+def dtype_to_pytype(t: Type) -> type:
+    """The Python type of an ember dtype's scalars (``float32`` → ``float``)."""
+    if t is bool_:
+        return bool
+    return float if is_float(t) else int
+
+
+def get_py_obj_dtype(obj: object) -> Type | type:
+    """The ember dtype of a Tensor or Python scalar, or the type of a Python type."""
+    if isinstance(obj, type):
+        return obj if not issubclass(obj, bool | int | float) else pytype_to_dtype(obj)
+    dtype = getattr(obj, "dtype", None)
+    if isinstance(dtype, Type):
+        return dtype
+    if isinstance(obj, bool | int | float):
+        return pytype_to_dtype(type(obj))
+    raise TypeError(f"get_py_obj_dtype: ember has no dtype for {type(obj).__name__}")
+
+
+def tensor_type(element_type: Type) -> Type:
+    """A tensor type of ``element_type``: ember's tensors carry their element dtype itself."""
+    return element_type
+
+
+def issubclass_(type_: Type, dtype: Type | tuple) -> bool:
+    """Whether ``type_`` is ``dtype`` or one of the group ``dtype`` (such as ``float_type``)."""
+    return type_ in dtype if isinstance(dtype, tuple) else type_ is dtype
 
 
 def from_numpy(np_dtype: np.dtype | type) -> Type:
@@ -97,5 +132,5 @@ def scalar_dtype(value: bool | int | float, tensor_dtype: Type) -> Type:
     if isinstance(value, float) and not is_float(tensor_dtype):
         return float32
     if isinstance(value, int) and not isinstance(value, bool) and tensor_dtype is bool_:
-        return int32
+        return int64  # a Python int is Int64, as in MindSpore
     return tensor_dtype

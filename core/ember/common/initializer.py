@@ -20,8 +20,9 @@ from ember.common.seed import generator
 from ember.common.tensor import Tensor
 
 __all__ = [
-    "Constant", "HeNormal", "HeUniform", "Initializer", "Normal", "One", "TruncatedNormal",
-    "Uniform", "XavierUniform", "Zero", "initializer",
+    "Constant", "Dirac", "HeNormal", "HeUniform", "Identity", "Initializer", "Normal", "One",
+    "Orthogonal", "Sparse", "TruncatedNormal", "Uniform", "VarianceScaling", "XavierUniform",
+    "Zero", "initializer",
 ]
 
 #: Registered names (lower case) -> Initializer class, as MindSpore's ``_INITIALIZER_ALIAS``.
@@ -221,6 +222,121 @@ class XavierUniform(Initializer):
         fan_in, fan_out = _calculate_fan_in_and_fan_out(arr.shape)
         bound = self.gain * math.sqrt(6.0 / (fan_in + fan_out))
         arr[...] = generator().uniform(-bound, bound, arr.shape)
+
+
+def _rank(owner: str, arr: np.ndarray, ranks: tuple[int, ...]) -> None:
+    if arr.ndim not in ranks:
+        raise ValueError(f"{owner}: needs a tensor of rank {' or '.join(map(str, ranks))}, but "
+                         f"got shape {list(arr.shape)}")
+
+
+@_register()
+class Identity(Initializer):
+    """The identity matrix (ones on the main diagonal) of a 2-D tensor."""
+
+    def _initialize(self, arr: np.ndarray) -> None:
+        _rank("Identity", arr, (2,))
+        arr[...] = np.eye(*arr.shape)
+
+
+@_register()
+class Sparse(Initializer):
+    """A 2-D tensor drawn from N(0, sigma²) with ``sparsity`` of each column zero."""
+
+    def __init__(self, sparsity: float, sigma: float = 0.01) -> None:
+        super().__init__(sparsity=sparsity, sigma=sigma)
+        self.sparsity = _number("Sparse", "sparsity", sparsity)
+        if not 0 <= sparsity <= 1:
+            raise ValueError(f"Sparse: sparsity must be in [0, 1], but got {sparsity}")
+        self.sigma = _number("Sparse", "sigma", sigma)
+
+    def _initialize(self, arr: np.ndarray) -> None:
+        _rank("Sparse", arr, (2,))
+        rows, cols = arr.shape
+        rng = generator()
+        arr[...] = rng.normal(0.0, self.sigma, arr.shape)
+        zeros = int(math.ceil(self.sparsity * rows))
+        for col in range(cols):
+            arr[rng.permutation(rows)[:zeros], col] = 0
+
+
+@_register()
+class Dirac(Initializer):
+    """A 3-D to 5-D convolution kernel that passes its input through (per group): weight
+    ``[g * out_per_group + i, i, center...] = 1``."""
+
+    def __init__(self, groups: int = 1) -> None:
+        super().__init__(groups=groups)
+        if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
+            raise ValueError(f"Dirac: groups must be a positive int, but got {groups!r}")
+        self.groups = groups
+
+    def _initialize(self, arr: np.ndarray) -> None:
+        _rank("Dirac", arr, (3, 4, 5))
+        if arr.shape[0] % self.groups:
+            raise ValueError(f"Dirac: dimension 0 ({arr.shape[0]}) must be divisible by "
+                             f"groups ({self.groups})")
+        arr[...] = 0
+        per_group = arr.shape[0] // self.groups
+        center = tuple(n // 2 for n in arr.shape[2:])
+        for g in range(self.groups):
+            for i in range(min(per_group, arr.shape[1])):
+                arr[(g * per_group + i, i, *center)] = 1
+
+
+@_register()
+class Orthogonal(Initializer):
+    """A (semi-)orthogonal matrix times ``gain``, from the QR decomposition of a normal draw
+    (dimensions after the first are flattened)."""
+
+    def __init__(self, gain: float = 1.0) -> None:
+        super().__init__(gain=gain)
+        self.gain = _number("Orthogonal", "gain", gain)
+
+    def _initialize(self, arr: np.ndarray) -> None:
+        if arr.ndim < 2:
+            raise ValueError(f"Orthogonal: needs rank >= 2, but got shape {list(arr.shape)}")
+        rows, cols = arr.shape[0], int(np.prod(arr.shape[1:]))
+        flat = generator().normal(0.0, 1.0, (max(rows, cols), min(rows, cols)))
+        q, r = np.linalg.qr(flat)
+        q *= np.sign(np.diag(r))
+        q = q.T if rows < cols else q
+        arr[...] = (self.gain * q[:rows, :cols]).reshape(arr.shape)
+
+
+@_register()
+class VarianceScaling(Initializer):
+    """Draws with variance ``scale / n``, n the fan-in, fan-out or their mean (``mode``):
+    from a normal truncated to 2 standard deviations, a normal, or a uniform
+    (``distribution``)."""
+
+    def __init__(self, scale: float = 1.0, mode: str = "fan_in",
+                 distribution: str = "truncated_normal") -> None:
+        super().__init__(scale=scale, mode=mode, distribution=distribution)
+        self.scale = _number("VarianceScaling", "scale", scale)
+        if not scale > 0:
+            raise ValueError(f"VarianceScaling: scale must be > 0, but got {scale}")
+        if mode not in ("fan_in", "fan_out", "fan_avg"):
+            raise ValueError(f"VarianceScaling: mode must be 'fan_in', 'fan_out' or 'fan_avg', "
+                             f"but got {mode!r}")
+        if distribution not in ("uniform", "truncated_normal", "untruncated_normal"):
+            raise ValueError(f"VarianceScaling: distribution must be 'uniform', "
+                             f"'truncated_normal' or 'untruncated_normal', but got "
+                             f"{distribution!r}")
+        self.mode, self.distribution = mode, distribution
+
+    def _initialize(self, arr: np.ndarray) -> None:
+        fan_in, fan_out = _calculate_fan_in_and_fan_out(arr.shape)
+        n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[self.mode]
+        variance = self.scale / max(1.0, n)
+        rng = generator()
+        if self.distribution == "uniform":
+            bound = math.sqrt(3.0 * variance)
+            arr[...] = rng.uniform(-bound, bound, arr.shape)
+        elif self.distribution == "untruncated_normal":
+            arr[...] = rng.normal(0.0, math.sqrt(variance), arr.shape)
+        else:  # the standard deviation of N(0, 1) truncated to [-2, 2] is 0.87962566
+            TruncatedNormal(math.sqrt(variance) / 0.87962566)._initialize(arr)
 
 
 def _shape_arg(shape: Any) -> tuple[int, ...] | None:

@@ -106,6 +106,8 @@ class Parameter(Tensor):
         return (f"Parameter (name={self._name}, shape={self._shape}, dtype={self._dtype}, "
                 f"requires_grad={self.requires_grad})")
 
+    __str__ = __repr__
+
     def __deepcopy__(self, memo: dict) -> Parameter:
         return Parameter(self.asnumpy(), self._name if self._named else None,
                          self.requires_grad)

@@ -25,7 +25,7 @@ class GeneratorDataset(Dataset):
     its own (Python ints Int64, floats Float64). ``column_types`` (ember dtypes) are checked,
     not cast.
 
-    Only a random-accessible source takes ``shuffle`` (default: shuffled), ``sampler`` (an
+    Only a random-accessible source takes ``shuffle=True`` (its default: shuffled), ``sampler`` (an
     iterable of row indices, read each epoch) and ``num_shards``/``shard_id`` (shard ``k`` gets
     rows ``k, k + num_shards, ...`` of the possibly shuffled order, ``ceil(n / num_shards)`` of
     them, wrapping around so all shards are equal, as MindSpore's DistributedSampler); set the same
@@ -61,9 +61,9 @@ class GeneratorDataset(Dataset):
         self._sampler = sampler
         self._shards = self._check_shards(num_shards, shard_id)
         if not self._random_access:
-            for name, value in (("shuffle", shuffle), ("sampler", sampler),
+            for name, value in (("shuffle", shuffle or None), ("sampler", sampler),
                                 ("num_shards", num_shards)):
-                if value is not None:
+                if value is not None:  # shuffle=False says what a stream does anyway
                     raise ValueError(f"{where}: {name} needs a random-accessible source "
                                      f"(__getitem__ and __len__), but {type(source).__name__} "
                                      "is not")

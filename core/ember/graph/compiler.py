@@ -23,6 +23,7 @@ from ember._executor import load_graph, state, to_device
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 from ember.graph import passes, serialize
+from ember.graph.autograph import convert
 from ember.graph.ir import Graph, Node, Value, unflatten
 from ember.graph.tracer import GraphCompileError, trace
 
@@ -136,7 +137,7 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
     if graph is not None:
         write(graph, "from_compile_cache")
     else:
-        graph = trace(fn, args, name, root)
+        graph = trace(convert(fn), args, name, root)
         _counters["traces"] += 1
         write(graph, "trace")
         for label, run_pass in PASSES:
@@ -222,13 +223,26 @@ def in_graph_context() -> bool:
 def run_cell(cell: Any, args: tuple, kwargs: dict) -> Any:
     """Call a cell in GRAPH_MODE: its construct compiled into one graph."""
     if kwargs:
-        raise TypeError(f"{type(cell).__name__}: in GRAPH_MODE, pass the inputs of construct "
-                        f"positionally (got keyword arguments {sorted(kwargs)})")
+        args = _positional(cell, args, kwargs)
     cache = cell.__dict__.get("_graph_cache")
     if cache is None:
         cache = GraphCache(lambda *a: cell._run_construct(a, {}), type(cell).__name__, cell)
         cell.__dict__["_graph_cache"] = cache
     return cache(*args)
+
+
+def _positional(cell: Any, args: tuple, kwargs: dict) -> tuple:
+    """Keyword inputs of ``construct`` placed by position (defaults filled in between), so
+    the graph is compiled for one positional signature."""
+    try:
+        bound = inspect.signature(cell.construct).bind(*args, **kwargs)
+    except TypeError as exc:
+        raise TypeError(f"{type(cell).__name__}.construct: {exc}") from None
+    bound.apply_defaults()
+    if bound.kwargs:
+        raise TypeError(f"{type(cell).__name__}.construct: in GRAPH_MODE, keyword-only inputs "
+                        f"{sorted(bound.kwargs)} cannot be compiled; make them positional")
+    return bound.args
 
 
 _METHOD_CACHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -250,6 +264,8 @@ def ms_function(fn: Callable | None = None, obj: Any = None,
 
     @functools.wraps(fn)
     def staged(*args: Any) -> Any:
+        if state.tracer is not None:
+            return convert(fn)(*args)
         if in_graph_context():
             return fn(*args)
         owner = args[0] if args and isinstance(args[0], Cell) else obj

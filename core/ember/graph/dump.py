@@ -4,6 +4,10 @@ The text has one node a line, in execution order: outputs, primitive, inputs, at
 output specs, then scope and source::
 
     %12 = Conv2D(%arg0, %param1) {out_channel=6, ...} : ([32, 6, 28, 28], Float32)  # scope  src
+
+A control-flow node names its subgraphs (``{graphs=('Net/branch0_7', 'Net/branch1_9')}``);
+each follows the graph in the same file, as a section of its own (``# Subgraph: ...``). In the
+``.dot`` each subgraph is a cluster, linked by a dotted edge from the node that runs it.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ember.graph.ir import Graph, Node, Value, unflatten
+from ember.graph.ir import Graph, Node, Value, subgraphs, unflatten, walk
 from ember.graph.serialize import write_atomic
 
 
@@ -51,17 +55,24 @@ def _node_line(node: Node) -> str:
 
 def _return_line(graph: Graph) -> str:
     leaves = [_Name(x.name) if isinstance(x, Value) else x for x in graph.outputs]
-    if graph.out_tree is None and len(leaves) == 1:
-        return f"return {leaves[0]!r}"
+    if graph.out_tree is None:  # a subgraph: its flat outputs
+        return f"return {leaves[0]!r}" if len(leaves) == 1 else f"return {tuple(leaves)!r}"
     return f"return {unflatten(graph.out_tree, leaves)!r}"
 
 
 def render_text(graph: Graph) -> str:
-    """The ``.ir`` text of ``graph``: header, one line per node, then the return line."""
-    lines = [f"# Graph: {graph.name}",
+    """The ``.ir`` text of ``graph``: header, one line per node, then the return line; then
+    the same for each of its subgraphs."""
+    return "\n".join(_text(g) for g in walk(graph))
+
+
+def _text(graph: Graph) -> str:
+    kind = "Subgraph" if graph.parent is not None else "Graph"
+    lines = [f"# {kind}: {graph.name}",
              f"# {len(graph.inputs)} inputs, {len(graph.params)} params, "
              f"{len(graph.consts)} consts, {len(graph.nodes)} nodes"]
-    lines += [f"input {v.name} : {_spec(v)}" for v in graph.inputs]
+    lines += [f"input {v.name} : {_spec(v)}" + (f"  # {_param_name(v)}" if v.param else "")
+              for v in graph.inputs]
     lines += [f"param {v.name} : {_spec(v)}  # {_param_name(v)}" for v in graph.params]
     for v in graph.consts:
         small = v.array is not None and v.array.size <= 8
@@ -88,34 +99,50 @@ def _shape(value: Value) -> str:
 
 def render_dot(graph: Graph) -> str:
     """``graph`` as a Graphviz digraph: ellipses for inputs, params and consts, a box per
-    node (its scope and source as tooltip), edges for data flow, and the return."""
+    node (its scope and source as tooltip), edges for data flow, and the return; each
+    subgraph a cluster, reached by a dotted edge from its control-flow node."""
     lines = [f"digraph {_q(graph.name)} {{", "  rankdir=TB;",
              '  node [fontname="monospace", fontsize=10];']
+    lines += _dot_body(graph, "  ")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _dot_body(graph: Graph, pad: str) -> list[str]:
+    lines: list[str] = []
     producer: dict[int, str] = {}
     for style, values in (("", graph.inputs), (", style=filled, fillcolor=lightyellow",
                                                graph.params), (", style=dashed", graph.consts)):
         for v in values:
             title = _param_name(v) if v.kind == "param" else v.name
-            lines.append(f"  v{v.id} [shape=ellipse{style}, label={_q(title + _NL + _shape(v))}];")
+            lines.append(f"{pad}v{v.id} [shape=ellipse{style}, "
+                         f"label={_q(title + _NL + _shape(v))}];")
             producer[v.id] = f"v{v.id}"
+    ret = "ret" if graph.parent is None else _q(f"ret:{graph.name}")
     for node in graph.nodes:
         label = _NL.join([node.prim.name, *(_shape(v) for v in node.outputs)])
-        lines.append(f"  n{node.id} [shape=box, label={_q(label)}, "
+        lines.append(f"{pad}n{node.id} [shape=box, label={_q(label)}, "
                      f"tooltip={_q(node.scope + _NL + node.source)}];")
-        lines += [_edge(producer, x, f"n{node.id}") for x in node.tensor_inputs()]
+        lines += [pad + _edge(producer, x, f"n{node.id}") for x in node.tensor_inputs()]
         producer.update((v.id, f"n{node.id}") for v in node.outputs)
+        for sub in subgraphs(node):
+            lines.append(f"{pad}subgraph {_q('cluster_' + sub.name)} {{")
+            lines.append(f"{pad}  label={_q(sub.name)}; style=rounded;")
+            lines += _dot_body(sub, pad + "  ")
+            lines.append(f"{pad}}}")
+            lines.append(f"{pad}n{node.id} -> {_q('ret:' + sub.name)} [style=dotted, "
+                         "dir=back];")
     plain = [repr(x) for x in graph.outputs if not isinstance(x, Value)]
-    lines.append(f"  ret [shape=doubleoctagon, label={_q(_NL.join(['return', *plain]))}];")
-    lines += [_edge(producer, x, "ret") for x in graph.outputs if isinstance(x, Value)]
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    lines.append(f"{pad}{ret} [shape=doubleoctagon, label={_q(_NL.join(['return', *plain]))}];")
+    lines += [pad + _edge(producer, x, ret) for x in graph.outputs if isinstance(x, Value)]
+    return lines
 
 
 def _edge(producer: dict[int, str], value: Value, to: str) -> str:
     source = producer.get(value.id, f"v{value.id}")
     multi = value.node is not None and len(value.node.outputs) > 1
     index = f" [label={_q(str(value.index))}]" if multi else ""
-    return f"  {source} -> {to}{index};"
+    return f"{source} -> {to}{index};"
 
 
 def write_stage(graph: Graph, directory: str | os.PathLike[str], index: int,

@@ -6,6 +6,12 @@ trace time) and the outputs of its ``node``\\s. ``nodes`` are in execution order
 also a topological order; a node's non-tensor inputs (axes, shapes, dtypes) are stored inline
 as Python values. Primitives with side effects (``Primitive.side_effect``) update Parameters
 in place and are never removed or merged by the passes.
+
+Control flow is a node whose primitive holds subgraphs (``ember.graph.control_flow``:
+``Switch`` runs one of its ``branches``, ``WhileLoop`` its ``body`` while its ``cond`` holds).
+A subgraph reads only its own inputs: the node passes it every value it uses, those of the
+enclosing graph included, so each graph stays a closed function. Value ids are unique across a
+graph and all its subgraphs (they share one counter).
 """
 
 from __future__ import annotations
@@ -78,11 +84,18 @@ class Graph:
     outputs: list[Any] = field(default_factory=list)
     #: How to rebuild the function's return value from the flat outputs (see ``unflatten``).
     out_tree: Any = None
+    #: The enclosing graph, for a subgraph of a control-flow node (ids come from its counter).
+    parent: Graph | None = field(default=None, repr=False)
     _next_id: int = 0
 
     def new_id(self) -> int:
+        if self.parent is not None:
+            return self.parent.new_id()
         self._next_id += 1
         return self._next_id - 1
+
+    def __repr__(self) -> str:
+        return f"<Graph {self.name!r}: {len(self.inputs)} inputs, {len(self.nodes)} nodes>"
 
     def users(self) -> dict[int, list[Node]]:
         """Value id -> the nodes that read it."""
@@ -91,6 +104,20 @@ class Graph:
             for v in node.tensor_inputs():
                 found.setdefault(v.id, []).append(node)
         return found
+
+
+def subgraphs(node: Node) -> tuple[Graph, ...]:
+    """The subgraphs of a control-flow node (none for a primitive call)."""
+    return getattr(node.prim, "graphs", ())
+
+
+def walk(graph: Graph) -> list[Graph]:
+    """``graph`` and every subgraph nested in it, outermost first."""
+    found = [graph]
+    for node in graph.nodes:
+        for sub in subgraphs(node):
+            found.extend(walk(sub))
+    return found
 
 
 # -- nested outputs ---------------------------------------------------------------------------

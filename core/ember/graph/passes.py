@@ -1,7 +1,10 @@
 """Graph passes: dead-code elimination, common-subexpression elimination, constant folding.
 
 Each pass takes a graph and returns it changed in place. Only pure nodes (``Primitive.pure``:
-no side effect, no randomness) are removed, merged or folded.
+no side effect, no randomness) are removed, merged or folded. A control-flow node is pure when
+every node of its subgraphs is; each pass also runs inside the subgraphs (whose values are
+their own: a subgraph reads only its inputs), and constant folding replaces a ``Switch`` whose
+index is a constant by the branch it picks.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ember.graph.ir import Graph, Node, Value
+from ember.graph.ir import Graph, Node, Value, subgraphs
 
 
 def _pure(node: Node) -> bool:
@@ -21,6 +24,9 @@ def _pure(node: Node) -> bool:
 
 def eliminate_dead_code(graph: Graph) -> Graph:
     """Drop pure nodes none of whose outputs is used, and parameters/constants nobody reads."""
+    for node in graph.nodes:
+        for sub in subgraphs(node):
+            eliminate_dead_code(sub)
     live = {v.id for v in graph.outputs if isinstance(v, Value)}
     kept: list[Node] = []
     for node in reversed(graph.nodes):
@@ -47,20 +53,28 @@ def _frozen(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
+def _resolve(replace: dict[int, Value], x: Any) -> Any:
+    """``x`` after the replacements (which may chain), if it is a Value."""
+    while isinstance(x, Value) and x.id in replace:
+        x = replace[x.id]
+    return x
+
+
 def _rewire(graph: Graph, replace: dict[int, Value]) -> None:
     """Make every reader of a replaced value read its replacement."""
     if not replace:
         return
     for node in graph.nodes:
-        node.inputs = [replace.get(v.id, v) if isinstance(v, Value) else v
-                       for v in node.inputs]
-    graph.outputs = [replace.get(v.id, v) if isinstance(v, Value) else v
-                     for v in graph.outputs]
+        node.inputs = [_resolve(replace, v) for v in node.inputs]
+    graph.outputs = [_resolve(replace, v) for v in graph.outputs]
 
 
 def eliminate_common_subexpressions(graph: Graph) -> Graph:
     """Merge pure nodes that apply the same primitive, attributes and inputs; and constants
     with the same values."""
+    for node in graph.nodes:
+        for sub in subgraphs(node):
+            eliminate_common_subexpressions(sub)
     replace: dict[int, Value] = {}
     consts: dict[Any, Value] = {}
     for value in graph.consts:
@@ -109,10 +123,21 @@ def fold_constants(graph: Graph, evaluate: Callable[[Node, list[Any]], list[np.n
     outputs become constants. ``evaluate(node, inputs)`` runs one node on host arrays."""
     replace: dict[int, Value] = {}
     kept: list[Node] = []
-    for node in graph.nodes:
-        node.inputs = [replace.get(v.id, v) if isinstance(v, Value) else v
-                       for v in node.inputs]
+    todo = list(reversed(graph.nodes))
+    while todo:
+        node = todo.pop()
+        node.inputs = [_resolve(replace, v) for v in node.inputs]
         tensors = node.tensor_inputs()
+        if subgraphs(node):
+            branch = _chosen_branch(node)
+            if branch is None:
+                for sub in subgraphs(node):
+                    fold_constants(sub, evaluate)
+                kept.append(node)
+                continue
+            replace.update(_inline(graph, node, branch))
+            todo.extend(reversed(branch.nodes))
+            continue
         foldable = (_pure(node) and tensors and all(v.kind == "const" for v in tensors)
                     and sum(math.prod(v.shape) for v in node.outputs) <= FOLD_LIMIT)
         if not foldable:
@@ -126,3 +151,26 @@ def fold_constants(graph: Graph, evaluate: Callable[[Node, list[Any]], list[np.n
     graph.nodes = kept
     _rewire(graph, replace)
     return graph
+
+
+def _chosen_branch(node: Node) -> Graph | None:
+    """The branch a ``Switch`` always takes (its index is a constant), or None."""
+    index = node.inputs[0] if node.inputs else None
+    if not hasattr(node.prim, "branches") or not isinstance(index, Value) or (
+            index.kind != "const"):
+        return None
+    branches = node.prim.branches
+    if index.array.dtype == np.bool_:
+        return branches[int(bool(index.array))]
+    return branches[min(max(int(index.array), 0), len(branches) - 1)]
+
+
+def _inline(graph: Graph, node: Node, branch: Graph) -> dict[int, Value]:
+    """Move ``branch``'s nodes and constants into ``graph`` in place of ``node``; returns the
+    replacements of its inputs (by the node's) and of the node's outputs (by its results)."""
+    replace = {v.id: x for v, x in zip(branch.inputs, node.inputs[1:], strict=True)}
+    graph.consts.extend(branch.consts)
+    for sub in (s for n in branch.nodes for s in subgraphs(n)):
+        sub.parent = graph
+    replace.update((v.id, r) for v, r in zip(node.outputs, branch.outputs, strict=True))
+    return replace

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ember.common import dtype as mstype
+from ember.graph import control_flow
 from ember.graph.ir import Graph, Node, Value
 from ember.ops.primitive import Primitive
 
@@ -38,6 +39,8 @@ _MODULES = frozenset({"array_ops", "math_ops", "nn_ops", "optim_ops"})
 _CACHES = frozenset({"_siblings"})
 _DTYPES = {t.name: t for t in mstype.all_types}
 _ARRAY_KINDS = "biufc"  # NumPy dtype kinds a stored array may have (no objects)
+_CONTROL_FLOW = {"control_flow.Switch": control_flow.Switch,
+                 "control_flow.WhileLoop": control_flow.WhileLoop}
 
 
 class NotSerializable(ValueError):
@@ -106,6 +109,13 @@ class _Encoder:
         cls = type(prim)
         module, _, short = cls.__module__.rpartition(".")
         name = getattr(prim, "name", cls.__name__)
+        if cls in _CONTROL_FLOW.values():
+            index = self.prim_index[id(prim)] = len(self.prims)
+            self.prims.append({})  # its place, before the primitives of its subgraphs
+            self.prims[index] = {"class": f"control_flow.{cls.__name__}",
+                                 "count": getattr(prim, "count", None),
+                                 "graphs": [self.graph(g) for g in prim.graphs]}
+            return index
         if not (isinstance(prim, Primitive) and module == _PACKAGE and short in _MODULES
                 and not cls.__name__.startswith("_")
                 and getattr(importlib.import_module(cls.__module__), cls.__name__, None) is cls):
@@ -153,6 +163,14 @@ class _Encoder:
     def spec(self, v: Value, **more: Any) -> dict[str, Any]:
         self.values.add(v.id)
         return {"id": v.id, "shape": list(v.shape), "dtype": v.dtype.name, **more}
+
+    def graph(self, graph: Graph) -> dict[str, Any]:
+        """A subgraph's inputs, constants, nodes and outputs."""
+        return {"name": graph.name, "inputs": [self.spec(v, index=v.index) for v in graph.inputs],
+                "consts": [self.spec(v, array=_array(np.asarray(v.array)))
+                           for v in graph.consts],
+                "nodes": [self.node(node) for node in graph.nodes],
+                "outputs": [self.value(x) for x in graph.outputs]}
 
     def node(self, node: Node) -> dict[str, Any]:
         try:
@@ -240,8 +258,9 @@ def _dtype(name: str) -> mstype.Type:
 
 
 class _Decoder:
-    def __init__(self, table: list[dict[str, Any]]) -> None:
+    def __init__(self, table: list[dict[str, Any]], root: Graph) -> None:
         self.table = table
+        self.root = root
         self.prims: dict[int, Primitive] = {}
         self.values: dict[int, Value] = {}
 
@@ -252,6 +271,12 @@ class _Decoder:
         if found is not None:
             return found
         entry = self.table[index]
+        if entry["class"] in _CONTROL_FLOW:
+            graphs = [self.graph(g) for g in entry["graphs"]]
+            prim = (control_flow.Switch(graphs) if entry["class"] == "control_flow.Switch"
+                    else control_flow.WhileLoop(*graphs, int(entry["count"])))
+            self.prims[index] = prim
+            return prim
         prim = object.__new__(_prim_class(entry["class"]))
         Primitive.__init__(prim)
         self.prims[index] = prim  # before its attributes, which may refer back to it
@@ -288,6 +313,21 @@ class _Decoder:
         if tag == "prim":
             return self.prim(v)
         raise ValueError(f"unknown tag {tag!r}")
+
+    def graph(self, doc: dict[str, Any]) -> Graph:
+        graph = Graph(str(doc["name"]), parent=self.root)
+        graph.inputs = [self.spec(e, "input") for e in doc["inputs"]]
+        graph.consts = [self.spec(e, "const", array=_from_array(e["array"]))
+                        for e in doc["consts"]]
+        graph.nodes = [self.node(e) for e in doc["nodes"]]
+        graph.outputs = [self.value(x) for x in doc["outputs"]]
+        return graph
+
+    def node(self, e: dict[str, Any]) -> Node:
+        node = Node(int(e["id"]), self.prim(e["prim"]), [self.value(x) for x in e["inputs"]],
+                    scope=str(e["scope"]), source=str(e["source"]), multi=bool(e["multi"]))
+        node.outputs = [self.spec(o, "node", node=node) for o in e["outputs"]]
+        return node
 
     def spec(self, entry: dict[str, Any], kind: str, **more: Any) -> Value:
         value = Value(int(entry["id"]), kind, tuple(int(n) for n in entry["shape"]),
@@ -344,16 +384,12 @@ def load_graph(path: str | os.PathLike[str], params: dict[str, Any]) -> Graph:
 
 
 def _decode(doc: dict[str, Any], params: dict[str, Any]) -> Graph:
-    dec = _Decoder(doc["prims"])
     graph = Graph(str(doc["name"]), _next_id=int(doc["next_id"]))
+    dec = _Decoder(doc["prims"], graph)
     graph.inputs = [dec.spec(e, "input") for e in doc["inputs"]]
     graph.params = [dec.spec(e, "param", param=_bind(e, params)) for e in doc["params"]]
     graph.consts = [dec.spec(e, "const", array=_from_array(e["array"])) for e in doc["consts"]]
-    for e in doc["nodes"]:
-        node = Node(int(e["id"]), dec.prim(e["prim"]), [dec.value(x) for x in e["inputs"]],
-                    scope=str(e["scope"]), source=str(e["source"]), multi=bool(e["multi"]))
-        node.outputs = [dec.spec(o, "node", node=node) for o in e["outputs"]]
-        graph.nodes.append(node)
+    graph.nodes = [dec.node(e) for e in doc["nodes"]]
     graph.outputs = [dec.value(x) for x in doc["outputs"]]
     graph.out_tree = _untree(doc["out_tree"])
     return graph

@@ -10,6 +10,8 @@ traced function become nodes of the same graph.
 from __future__ import annotations
 
 import functools
+import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -27,40 +29,57 @@ class GraphCompileError(RuntimeError):
 class Tracer:
     """The executor in effect while a graph is traced."""
 
-    def __init__(self, graph: Graph, scopes: dict[int, str], max_depth: int) -> None:
+    def __init__(self, graph: Graph, scopes: dict[int, str], max_depth: int,
+                 parent: Tracer | None = None) -> None:
         self.graph = graph
         self.device = self
         self.scopes = scopes  # id(cell) -> "Default/conv1-Conv2d"
-        self.cells: list[Any] = []  # the cells being called, innermost last
+        self.cells: list[Any] = list(parent.cells) if parent else []  # innermost last
         self.max_depth = max_depth
+        #: The tracer of the enclosing graph, for a subgraph of a control-flow node.
+        self.parent = parent
+        self.nesting = parent.nesting + 1 if parent else 0  # control-flow bodies around it
         #: id(tensor) -> (tensor, value); holding the tensor keeps its id from being reused
         self.captured: dict[int, tuple[Tensor, Value]] = {}
-        self.op_count = 0
+        #: For a subgraph: the outside tensors it reads (traced values of enclosing graphs,
+        #: Parameters), in the order of the inputs ``capture`` gave them.
+        self.outside: list[Tensor] = []
+        self.outside_inputs: list[Value] = []
+        self.op_count = parent.op_count if parent else [0]
+
+    def check_depth(self, what: str) -> None:
+        """Refuse cells and control-flow bodies nested deeper than ``max_call_depth``."""
+        if len(self.cells) + self.nesting >= self.max_depth:
+            raise GraphCompileError(
+                f"calls nested deeper than max_call_depth={self.max_depth} while compiling "
+                f"{what} (at {user_frame()}): raise it with set_context(max_call_depth=...) "
+                "or flatten the recursion")
 
     # -- the executor protocol ------------------------------------------------------------
     def kernel(self, prim: Any) -> Callable[..., Any]:
         return functools.partial(self.record, prim)
 
     def to_host(self, data: Any) -> Any:
+        where = user_frame()
         raise GraphCompileError(
-            f"the value of a Tensor is not known while a graph is compiled (at {user_frame()}): "
+            f"the value of a Tensor is not known while a graph is compiled (at {where}): "
             "Python control flow or conversions (if, while, bool(), float(), asnumpy()) on "
             "tensor values cannot be traced. Express the choice with ops.Select (elementwise) "
             "or ops.Maximum/Minimum, keep the condition on Python values, or run this code in "
-            "PYNATIVE_MODE")
+            "PYNATIVE_MODE" + _why_unconverted(where))
 
     # -- recording ----------------------------------------------------------------------------
     def record(self, prim: Any, *arrays: Any) -> Any:
         """Add ``prim(*arrays)`` to the graph and return its output Value(s)."""
-        symbolic = [(a.param if a.kind == "param" else Tensor._make(a, a.dtype, a.shape, self))
+        symbolic = [(a.param if a.param is not None else Tensor._make(a, a.dtype, a.shape, self))
                     if isinstance(a, Value) else a for a in arrays]
         spec = prim.infer(*symbolic)
         multi = type(spec) is list
         scope = self.scopes.get(id(self.cells[-1]), "Default") if self.cells else "Default"
         node = Node(self.graph.new_id(), prim, list(arrays),
-                    scope=f"{scope}/{prim.name}-op{self.op_count}", source=user_frame(),
+                    scope=f"{scope}/{prim.name}-op{self.op_count[0]}", source=user_frame(),
                     multi=multi)
-        self.op_count += 1
+        self.op_count[0] += 1
         node.outputs = [Value(self.graph.new_id(), "node", shape, dtype, node, i)
                         for i, (shape, dtype) in enumerate(spec if multi else [spec])]
         self.graph.nodes.append(node)
@@ -68,15 +87,23 @@ class Tracer:
 
     def capture(self, tensor: Tensor) -> Value:
         """A tensor from outside the trace: a Parameter becomes a graph parameter (read at
-        each run), any other tensor a constant."""
-        if isinstance(tensor._device, Tracer):
+        each run), any other tensor a constant. In a subgraph, a Parameter or a tensor traced
+        in an enclosing graph becomes an input, which the control-flow node passes in."""
+        device = tensor._device
+        if isinstance(device, Tracer) and not self._encloses(device):
             raise GraphCompileError(
                 f"a tensor of another graph being compiled is used at {user_frame()}: nested "
                 "compiled functions must receive it as an input")
         found = self.captured.get(id(tensor))
         if found is not None:
             return found[1]
-        if isinstance(tensor, Parameter):
+        param = tensor if isinstance(tensor, Parameter) else None
+        if self.parent is not None and (param is not None or isinstance(device, Tracer)):
+            value = Value(self.graph.new_id(), "input", tensor.shape, tensor.dtype,
+                          param=param)
+            self.outside.append(tensor)
+            self.outside_inputs.append(value)
+        elif param is not None:
             value = Value(self.graph.new_id(), "param", tensor.shape, tensor.dtype,
                           index=len(self.graph.params), param=tensor)
             self.graph.params.append(value)
@@ -86,6 +113,12 @@ class Tracer:
             self.graph.consts.append(value)
         self.captured[id(tensor)] = (tensor, value)
         return value
+
+    def _encloses(self, other: Tracer) -> bool:
+        tracer = self.parent
+        while tracer is not None and tracer is not other:
+            tracer = tracer.parent
+        return tracer is not None
 
     def symbolic_input(self, arg: Any) -> Any:
         """A traced stand-in for one argument of the function: Tensors (also inside tuples and
@@ -100,19 +133,34 @@ class Tracer:
         self.graph.inputs.append(value)
         return Tensor._make(value, value.dtype, value.shape, self)
 
+    def output_value(self, leaf: Any) -> Any:
+        """One returned leaf as a graph output: a Value for a Tensor, else the leaf itself."""
+        if isinstance(leaf, Tensor):
+            return leaf._data if leaf._device is self else self.capture(leaf)
+        return leaf
+
     # -- cells --------------------------------------------------------------------------------
     def call_cell(self, cell: Any, call: Callable[[], Any]) -> Any:
         """Run ``call`` (the cell's construct) inside the cell's scope, bounding the depth."""
-        if len(self.cells) >= self.max_depth:
-            raise GraphCompileError(
-                f"calls nested deeper than max_call_depth={self.max_depth} while compiling "
-                f"{type(cell).__name__} (at {user_frame()}): raise it with "
-                "set_context(max_call_depth=...) or flatten the recursion")
+        self.check_depth(type(cell).__name__)
         self.cells.append(cell)
         try:
             return call()
         finally:
             self.cells.pop()
+
+
+#: Functions whose control flow ``ember.graph.autograph`` could not convert, and why.
+UNCONVERTED: dict[types.CodeType, str] = {}
+
+
+def _why_unconverted(where: str) -> str:
+    """Why the function running at ``where`` kept its Python control flow, if it did."""
+    frame = sys._getframe(2)
+    while frame is not None and f"{frame.f_code.co_filename}:{frame.f_lineno}" != where:
+        frame = frame.f_back
+    reason = UNCONVERTED.get(frame.f_code, "") if frame is not None else ""
+    return f". Note: {reason}" if reason else ""
 
 
 def scopes_of(root: Any) -> dict[int, str]:
@@ -154,11 +202,5 @@ def trace(fn: Callable[..., Any], args: tuple, name: str, root: Any = None) -> G
     finally:
         state.eager, state.tracer = saved
     leaves, graph.out_tree = flatten(out, lambda v: False)
-    graph.outputs = [_output_value(tracer, leaf) for leaf in leaves]
+    graph.outputs = [tracer.output_value(leaf) for leaf in leaves]
     return graph
-
-
-def _output_value(tracer: Tracer, leaf: Any) -> Any:
-    if isinstance(leaf, Tensor):
-        return leaf._data if leaf._device is tracer else tracer.capture(leaf)
-    return leaf

@@ -50,9 +50,18 @@ class Cell:
             object.__setattr__(self, name, value)
         else:
             if name in params:
+                param = params[name]
+                if isinstance(value, Tensor) and param is not None:
+                    # new values for the same Parameter; in a graph being compiled, an Assign
+                    if _executor.state.tracer is not None:
+                        F.assign(param, value)
+                    else:
+                        param.set_data(value)
+                    return
                 if value is not None:
                     raise TypeError(f"{type(self).__name__}.{name} is a Parameter; assign a "
-                                    f"Parameter (or use set_data), not {type(value).__name__}")
+                                    f"Parameter, a Tensor (its new values) or None, not "
+                                    f"{type(value).__name__}")
                 del params[name]
             cells.pop(name, None)
             object.__setattr__(self, name, value)
@@ -93,17 +102,18 @@ class Cell:
         self.__dict__.pop(param_name, None)
         self._params[param_name] = param
 
-    def insert_child_to_cell(self, child_name: str, child_cell: Cell) -> None:
-        """Register ``child_cell`` under ``child_name`` and prefix its parameter names."""
-        if not isinstance(child_cell, Cell):
-            raise TypeError(f"insert_child_to_cell: '{child_name}' must be a Cell, but got "
-                            f"{type(child_cell).__name__}")
+    def insert_child_to_cell(self, child_name: str, child_cell: Cell | None) -> None:
+        """Register ``child_cell`` (or None, a placeholder) under ``child_name`` and prefix its
+        parameter names."""
+        if not isinstance(child_cell, Cell) and child_cell is not None:
+            raise TypeError(f"insert_child_to_cell: '{child_name}' must be a Cell or None, but "
+                            f"got {type(child_cell).__name__}")
         if not child_name or "." in child_name:
             raise KeyError(f"insert_child_to_cell: child name '{child_name}' must be "
                            "non-empty and contain no '.'")
         self.__dict__.pop(child_name, None)
         self._cells[child_name] = child_cell
-        if self._auto_prefix:
+        if self._auto_prefix and child_cell is not None:
             child_cell.update_parameters_name(child_name + ".")
 
     def update_parameters_name(self, prefix: str = "", recurse: bool = True) -> None:
@@ -205,6 +215,10 @@ class Cell:
         if _autodiff.state.recording and (self._backward_hook is not None
                                           or hasattr(type(self), "bprop")):
             return _autodiff.call_cell_with_custom_grad(self, args, kwargs)
+        if _executor.state.tracer is not None:  # compiling: control flow on tensors converted
+            from ember.graph.autograph import convert
+
+            return convert(self.construct)(*args, **kwargs)
         return self.construct(*args, **kwargs)
 
     def to_float(self, dst_type: mstype.Type) -> Cell:

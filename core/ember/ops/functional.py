@@ -158,3 +158,7 @@ from ember.ops.operations.reduce_ops import (  # noqa: F401
     square_sum_all,
 )
 from ember.ops.operations.scatter_ops import scatter_nd, tensor_scatter_update  # noqa: F401
+
+# isort: split
+# Forms beyond one primitive; ``softmax(x, axis)`` and the like replace the instances above.
+from ember.ops.function import *  # noqa: E402, F403

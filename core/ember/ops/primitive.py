@@ -7,7 +7,10 @@ Backends supply only kernels, looked up by the primitive's name.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from ember import _autodiff
@@ -34,13 +37,21 @@ class Primitive:
     #: update must happen where the Parameter lives, so fallback_device_target never runs them.
     updates_parameters = False
 
-    def __init__(self) -> None:
+    #: The primitive's name: its class name (a plain class attribute, read on every call), or
+    #: the name given to ``Primitive(name)`` as MindSpore's user-defined primitives do.
+    name = "Primitive"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.name = cls.__name__
+
+    def __init__(self, name: str | None = None) -> None:
         self._kernel: Any = None
         self._kernel_owner: Any = None
-
-    @property
-    def name(self) -> str:
-        return type(self).__name__
+        if name is not None:  # MindSpore's Primitive(name), PrimitiveWithInfer(name)
+            if not isinstance(name, str) or not name:
+                raise TypeError(f"Primitive: name must be a non-empty str, but got {name!r}")
+            self.__dict__["name"] = name
 
     def prepare(self, args: tuple) -> tuple:
         """Convert inputs before ``infer`` (binary ops turn scalars into tensors here)."""
@@ -55,7 +66,16 @@ class Primitive:
 
     def attrs(self) -> dict[str, Any]:
         """The primitive's attributes, as shown in errors and graph dumps."""
-        return {k: v for k, v in vars(self).items() if not k.startswith("_")}
+        return {k: v for k, v in vars(self).items() if not k.startswith("_") and k != "name"}
+
+    def add_prim_attr(self, name: str, value: Any) -> Primitive:
+        """Set attribute ``name`` (shown in graph dumps and errors); returns the primitive."""
+        setattr(self, name, value)
+        return self
+
+    def init_prim_io_names(self, inputs: list[str], outputs: list[str]) -> None:
+        """Name the inputs and outputs (MindSpore's ``input_names``/``output_names``)."""
+        self.input_names, self.output_names = list(inputs), list(outputs)
 
     def __call__(self, *args: Any) -> Any:
         args = self.prepare(args)
@@ -67,6 +87,70 @@ class Primitive:
         return f"Prim[{self.name}]" + (f"<{attrs}>" if attrs else "")
 
 
+class PrimitiveWithInfer(Primitive):
+    """A primitive whose rule is written as ``infer_shape(*shapes)`` and
+    ``infer_dtype(*dtypes)``, as MindSpore's: Tensor inputs give their shape (a list) and
+    dtype, other inputs their value; a tuple of shapes and of dtypes means several outputs."""
+
+    def infer_shape(self, *shapes: Any) -> Any:
+        raise TypeError(f"primitive {self.name} defines no infer_shape")
+
+    def infer_dtype(self, *dtypes: Any) -> Any:
+        raise TypeError(f"primitive {self.name} defines no infer_dtype")
+
+    def infer(self, *args: Any) -> Spec | list[Spec]:
+        shape = self.infer_shape(*(list(a.shape) if isinstance(a, Tensor) else a for a in args))
+        dtype = self.infer_dtype(*(a.dtype if isinstance(a, Tensor) else a for a in args))
+        if isinstance(dtype, tuple | list):
+            return [(tuple(s), d) for s, d in zip(shape, dtype)]
+        return tuple(shape), dtype
+
+
+class PrimitiveWithCheck(Primitive):
+    """A primitive that checks its inputs with ``check_shape(*shapes)`` and
+    ``check_dtype(*dtypes)`` before its own ``infer`` computes the output."""
+
+    def check_shape(self, *shapes: Any) -> None:
+        return None
+
+    def check_dtype(self, *dtypes: Any) -> None:
+        return None
+
+    def __call__(self, *args: Any) -> Any:
+        args = self.prepare(args)
+        self.check_shape(*(list(a.shape) if isinstance(a, Tensor) else a for a in args))
+        self.check_dtype(*(a.dtype if isinstance(a, Tensor) else a for a in args))
+        return run(self, args, self.infer(*args))
+
+
+def prim_attr_register(fn: Callable[..., None]) -> Callable[..., None]:
+    """Decorate a primitive's ``__init__``: initialise the primitive, then record every
+    argument (defaults included) as an attribute of the same name."""
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def init(self: Primitive, *args: Any, **kwargs: Any) -> None:
+        Primitive.__init__(self)
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        for name, value in list(bound.arguments.items())[1:]:
+            self.add_prim_attr(name, value)
+        fn(self, *args, **kwargs)
+
+    return init
+
+
+def constexpr(fn: Callable | None = None, get_instance: bool = True, name: str | None = None,
+              reuse_result: bool = True) -> Any:
+    """Mark a function evaluated on constant (Python) values while a graph is built, as
+    MindSpore's ``@constexpr``; it runs as plain Python in either mode."""
+    if fn is None:
+        return functools.partial(constexpr, get_instance=get_instance, name=name)
+    if not callable(fn):
+        raise TypeError(f"constexpr: expects a function, but got {type(fn).__name__}")
+    return fn
+
+
 def primitive_classes() -> list[type[Primitive]]:
     """Every public primitive class of ember (the ones a backend may need kernels for)."""
     import ember.ops  # noqa: F401  (defines them all)
@@ -76,7 +160,9 @@ def primitive_classes() -> list[type[Primitive]]:
     while todo:
         for sub in todo.pop().__subclasses__():
             todo.append(sub)
-            if not sub.__name__.startswith("_") and sub.__module__.startswith("ember."):
+            if (not sub.__name__.startswith("_") and sub.__module__.startswith("ember.")
+                    and sub.__module__ != __name__  # PrimitiveWithInfer/Check are bases
+                    and not hasattr(sub, "graphs")):  # control flow: run by graph executors
                 found.setdefault(sub.__name__, sub)
     return sorted(found.values(), key=lambda cls: cls.__name__)
 

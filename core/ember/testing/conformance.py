@@ -14,9 +14,10 @@ Per case of the table (``ember.testing.cases.registry``) and dtype, one test
 
 Backend-level checks (``test_backend_*``): the declared API version, MissingKernelError for a
 primitive the backend does not run, invalid attributes and inputs rejected before any kernel
-is asked for, context options accepted by the backend's hook, and switching device_target
-to the backend and back. The pytest plugin ``ember.testing.plugin`` chooses the backend,
-applies the known gaps and writes the report.
+is asked for, context options accepted by the backend's hook, switching device_target
+to the backend and back, and control flow (``ember.testing.control_flow``: ``Switch`` and
+``WhileLoop`` nodes, values and gradients, Graph vs PyNative). The pytest plugin
+``ember.testing.plugin`` chooses the backend, applies the known gaps and writes the report.
 """
 
 from __future__ import annotations
@@ -40,11 +41,12 @@ from ember.ops.primitive import Primitive
 from ember.testing import gradcheck, statistics
 from ember.testing.cases import OpCase
 from ember.testing.cases.registry import all_cases
+from ember.testing.control_flow import CONTROL_FLOW_CASES, check_control_flow_case
 from ember.testing.plugin import FALLBACK
 
 __all__ = [
     "BACKEND_CHECKS", "ember_conformance_context", "ember_conformance_test", "ember_target",
-    "test_backend_api_version", "test_backend_context_hook",
+    "test_backend_api_version", "test_backend_context_hook", "test_backend_control_flow",
     "test_backend_device_target_switch", "test_backend_missing_kernel",
     "test_backend_random_seeds", "test_backend_random_statistics",
     "test_backend_rejects_bad_input_before_kernels", "test_primitive",
@@ -53,7 +55,8 @@ __all__ = [
 PLUGIN_NAME = "ember.testing.plugin"
 #: The backend-level checks, by the names known gaps and the report use (``backend/<name>``).
 BACKEND_CHECKS = ("api-version", "missing-kernel", "bad-input", "context-hook",
-                  "device-target-switch", "random-statistics", "random-seeds")
+                  "device-target-switch", "random-statistics", "random-seeds",
+                  "control-flow")
 #: Gradients: finite differences in float64 against the backward rules.
 GRAD_TOLERANCE = (1e-5, 1e-6)
 
@@ -379,3 +382,10 @@ def test_backend_random_statistics() -> None:
 @pytest.mark.ember_conformance(check="random-seeds")
 def test_backend_random_seeds() -> None:
     statistics.check_seeds()
+
+
+@pytest.mark.ember_conformance(check="control-flow")
+def test_backend_control_flow(ember_target: str) -> None:
+    for case in CONTROL_FLOW_CASES:
+        for dtype in (np.float32, np.float64):
+            check_control_flow_case(case, dtype)

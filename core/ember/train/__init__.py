@@ -1,11 +1,15 @@
 """Training: ``Model``, callbacks, checkpoints, mixed precision, loss scaling."""
 
+from ember.train import amp
+from ember.train.amp import build_train_network
 from ember.train.callback import (
     Callback,
     CheckpointConfig,
+    LearningRateScheduler,
     LossMonitor,
     ModelCheckpoint,
     RunContext,
+    SummaryCollector,
     TimeMonitor,
 )
 from ember.train.loss_scale_manager import (
@@ -17,6 +21,6 @@ from ember.train.model import Model
 from ember.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 
 __all__ = ["Callback", "CheckpointConfig", "DynamicLossScaleManager", "FixedLossScaleManager",
-           "LossMonitor", "LossScaleManager", "Model", "ModelCheckpoint",
-           "RunContext", "TimeMonitor", "load_checkpoint", "load_param_into_net",
-           "save_checkpoint"]
+           "LearningRateScheduler", "LossMonitor", "LossScaleManager", "Model", "ModelCheckpoint",
+           "RunContext", "SummaryCollector", "TimeMonitor", "load_checkpoint",
+           "load_param_into_net", "save_checkpoint", "amp", "build_train_network"]

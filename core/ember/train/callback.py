@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
+from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 
 __all__ = ["Callback", "CheckpointConfig", "LossMonitor", "ModelCheckpoint", "RunContext",
@@ -154,6 +156,33 @@ class TimeMonitor(Callback):
               flush=True)
 
 
+class LearningRateScheduler(Callback):
+    """Set the optimizer's learning rate to ``learning_rate_function(lr, step)`` after each
+    step (the optimizer's learning rate must be a fixed Parameter)."""
+
+    def __init__(self, learning_rate_function: Any) -> None:
+        if not callable(learning_rate_function):
+            raise TypeError(f"LearningRateScheduler: learning_rate_function must be callable, "
+                            f"but got {type(learning_rate_function).__name__}")
+        self.learning_rate_function = learning_rate_function
+
+    def step_end(self, run_context: RunContext) -> None:
+        params = run_context.original_args()
+        optimizer = params.get("optimizer") or getattr(params.get("train_network"),
+                                                       "optimizer", None)
+        lr = getattr(optimizer, "learning_rate", None)
+        if not isinstance(lr, Parameter):
+            raise RuntimeError("LearningRateScheduler: the optimizer's learning rate must be a "
+                               "fixed value (a Parameter), not a schedule or a list")
+        old = float(lr.asnumpy())
+        new = self.learning_rate_function(old, params.cur_step_num)
+        if new != old:
+            if isinstance(new, bool) or not isinstance(new, int | float):
+                raise TypeError(f"LearningRateScheduler: learning_rate_function must return a "
+                                f"number, but got {new!r}")
+            lr.set_data(Tensor(float(new), lr.dtype))
+
+
 class CheckpointConfig:
     """When ModelCheckpoint saves and how many files it keeps."""
 
@@ -179,10 +208,12 @@ class CheckpointConfig:
         if enc_key is not None:
             raise ValueError("CheckpointConfig: enc_key is not supported by ember: checkpoints "
                              "are written unencrypted")
+        # As MindSpore: a step period overrides the seconds, a file count the minutes (None)
         self.save_checkpoint_steps = save_checkpoint_steps
-        self.save_checkpoint_seconds = save_checkpoint_seconds
+        self.save_checkpoint_seconds = None if save_checkpoint_steps else save_checkpoint_seconds
         self.keep_checkpoint_max = keep_checkpoint_max
-        self.keep_checkpoint_per_n_minutes = keep_checkpoint_per_n_minutes
+        self.keep_checkpoint_per_n_minutes = (None if keep_checkpoint_max
+                                              else keep_checkpoint_per_n_minutes)
         self.integrated_save = integrated_save
         self.async_save = async_save
         self.saved_network = saved_network
@@ -273,3 +304,72 @@ class ModelCheckpoint(Callback):
             if os.path.exists(old):
                 os.remove(old)
 
+
+
+class SummaryCollector(Callback):
+    """Write the training loss (tag ``loss/auto``) every ``collect_freq`` steps, and the
+    evaluation metrics (``eval/<name>``, at the training step reached) at the end of an
+    evaluation, to an event file in
+    ``summary_dir`` (see :class:`ember.train.summary.SummaryRecord`). ember collects these
+    scalars only: the graph, dataset graph, lineage, input data and histograms that
+    ``collect_specified_data`` may name are not written, which a warning says once."""
+
+    _KEYS = ("collect_metric", "collect_graph", "collect_train_lineage",
+             "collect_eval_lineage", "collect_input_data", "collect_dataset_graph",
+             "histogram_regular")
+
+    def __init__(self, summary_dir: str, collect_freq: int = 10,
+                 collect_specified_data: dict | None = None, keep_default_action: bool = True,
+                 custom_lineage_data: dict | None = None, collect_tensor_freq: int | None = None,
+                 max_file_size: int | None = None, export_options: Any = None) -> None:
+        if isinstance(collect_freq, bool) or not isinstance(collect_freq, int) or (
+                collect_freq <= 0):
+            raise ValueError(f"SummaryCollector: collect_freq must be a positive int, but got "
+                             f"{collect_freq!r}")
+        given = dict(collect_specified_data or {})
+        unknown = sorted(set(given) - set(self._KEYS))
+        if unknown:
+            raise ValueError(f"SummaryCollector: unknown collect_specified_data keys {unknown}; "
+                             f"accepted: {list(self._KEYS)}")
+        wanted = {k: keep_default_action for k in self._KEYS}
+        wanted.update(given)
+        self.summary_dir, self.collect_freq = summary_dir, collect_freq
+        self.collect_metric = bool(wanted["collect_metric"])
+        self._unwritten = [k for k, v in wanted.items() if v and k != "collect_metric"]
+        self.max_file_size, self.export_options = max_file_size, export_options
+        self._record: Any = None
+        self._train_step = 0  # eval metrics are recorded at the training step reached
+
+    def _open(self) -> Any:
+        if self._record is None:
+            from ember.train.summary import SummaryRecord
+
+            if self._unwritten:
+                warnings.warn(f"SummaryCollector: ember writes scalars only; "
+                              f"{self._unwritten} are not collected", stacklevel=3)
+            self._record = SummaryRecord(self.summary_dir, max_file_size=self.max_file_size,
+                                         export_options=self.export_options)
+        return self._record
+
+    def begin(self, run_context: RunContext) -> None:
+        self._open()
+
+    def step_end(self, run_context: RunContext) -> None:
+        params = run_context.original_args()
+        if params.get("mode") == "eval" or not self.collect_metric:
+            return
+        self._train_step = params.cur_step_num
+        if params.cur_step_num % self.collect_freq == 0:
+            record = self._open()
+            record.add_value("scalar", "loss/auto", _loss_value(params.net_outputs))
+            record.record(params.cur_step_num)
+
+    def end(self, run_context: RunContext) -> None:
+        params = run_context.original_args()
+        record = self._open()
+        if params.get("mode") == "eval" and self.collect_metric:
+            for name, value in (params.get("metrics") or {}).items():
+                if np.size(value) == 1:
+                    record.add_value("scalar", f"eval/{name}", value)
+            record.record(self._train_step)
+        record.flush()  # the file stays open for later runs (one file per collector)

@@ -35,7 +35,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ember.backend import MissingKernelError, resolve_kernel
-from ember.graph.ir import Graph, Node, Value
+from ember.common import dtype as mstype
+from ember.graph.ir import Graph, Node, Value, subgraphs
 from ember_cpu.executor import NumpyExecutor
 
 #: The eager executor's kernels serve the graphs too (and its fallback, when the user sets one).
@@ -91,6 +92,8 @@ class _Generator:
         self.names: dict[int, str] = {}  # value id -> its name in the source
         self.kinds: dict[int, str] = {}  # value id -> kind, for the values of this graph
         self.q_ids: dict[int, str] = {}  # id(inline object) -> its global's name
+        self.kernel_count = 0  # kernels k0, k1, ... and constants c0, c1, ... so far
+        self.const_count = 0
 
     # -- names ----------------------------------------------------------------------------
     def declare(self, value: Any, name: str, what: str) -> None:
@@ -141,63 +144,15 @@ class _Generator:
         for i, v in enumerate(graph.params):
             self.declare(v, f"p{i}", f"param {i}")
             args.append(f"p{i}")
-        for i, v in enumerate(graph.consts):
-            self.declare(v, f"c{i}", f"const {i}")
-            self.globals[f"c{i}"] = v.array
-
-        kernels = [self.kernel(node) for node in graph.nodes]
-        calls = []  # (node, its inputs' source text, the ids of the Values it reads)
-        for node, kernel in zip(graph.nodes, kernels, strict=True):
-            where = f"node {node.scope} ({node.prim.name})"
-            reads: list[int] = []
-            text = ", ".join(self.inline(x, where, reads) for x in node.inputs)
-            calls.append((node, text, reads))
-            if not node.multi and len(node.outputs) != 1:
-                raise ValueError(f"graph {graph.name!r}: {where} is not multi-output but has "
-                                 f"{len(node.outputs)} outputs")
-            for out in node.outputs:
-                self.declare(out, f"v{out.id}", f"output {out.index} of {where}")
-            self.globals[f"k{len(calls) - 1}"] = kernel
-
-        returned = []
-        for i, out in enumerate(graph.outputs):
-            if isinstance(out, Value):
-                returned.append(self.ref(out, f"output {i}"))
-        kept = {v.id for v in graph.outputs if isinstance(v, Value)}
-
-        # The last node that reads each intermediate value: it is deleted after that line.
-        last: dict[int, int] = {}
-        for i, (_, _, reads) in enumerate(calls):
-            for vid in reads:
-                last[vid] = i
-        dead_after: dict[int, list[str]] = {}
-        for vid, i in last.items():
-            if self.kinds[vid] == "node" and vid not in kept:
-                dead_after.setdefault(i, []).append(self.names[vid])
-
+        self.lines_of: dict[int, Node] = {}
+        self.body: list[str] = []
+        self.block(graph, 0)
+        returned = [self.ref(out, f"output {i}") for i, out in enumerate(graph.outputs)
+                    if isinstance(out, Value)]
         lines = [f"def run({', '.join(args)}):"]
-        body = []
-        lines_of: dict[int, Node] = {}
-        for i, (node, text, _) in enumerate(calls):
-            outs = [f"v{v.id}" for v in node.outputs]
-            unused = [name for v, name in zip(node.outputs, outs, strict=True)
-                      if v.id not in last and v.id not in kept]
-            call = f"k{i}({text})"
-            if len(unused) == len(outs):
-                stmt = call  # nothing reads the result (an in-place update, or dead code)
-                unused = []
-            elif node.multi:
-                stmt = f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"
-            else:
-                stmt = f"{outs[0]} = {call}"
-            lines_of[_FIRST_BODY_LINE + len(body)] = node
-            body.append(f"{stmt}  # {node.prim.name} {_one_line(node.scope)}")
-            dead = unused + dead_after.get(i, [])
-            if dead:
-                body.append(f"del {', '.join(dead)}")
-        if body:
+        if self.body:
             lines.append("    try:")
-            lines.extend("        " + line for line in body)
+            lines.extend("        " + line for line in self.body)
             lines.append("    except Exception as e:")
             lines.append("        raise _fail(e) from None")
         tail = ", ".join(returned) + ("," if len(returned) == 1 else "")
@@ -207,11 +162,119 @@ class _Generator:
         filename = f"<ember-graph {graph.name} #{next(_compiled)}>"
         code = compile(source, filename, "exec")
         namespace = dict(self.globals, __name__="ember_cpu.graph.generated",
-                         _fail=_Failure(lines_of))
+                         _fail=_Failure(self.lines_of))
         exec(code, namespace)
         run = namespace["run"]
         namespace["_fail"].code = run.__code__
         return CompiledGraph(run, source, graph)
+
+    def emit(self, depth: int, line: str, node: Node | None = None) -> None:
+        if node is not None:
+            self.lines_of[_FIRST_BODY_LINE + len(self.body)] = node
+        self.body.append("    " * depth + line)
+
+    def block(self, graph: Graph, depth: int) -> None:
+        """The statements of ``graph`` (the function, or a subgraph inlined into an ``if`` or
+        ``while``) at indentation ``depth``; its inputs are already named."""
+        for v in graph.consts:
+            self.declare(v, f"c{self.const_count}", f"const of {graph.name}")
+            self.globals[f"c{self.const_count}"] = v.array
+            self.const_count += 1
+        calls = []  # (node, its inputs' source text, the ids of the Values it reads)
+        for node in graph.nodes:
+            where = f"node {node.scope} ({node.prim.name})"
+            reads: list[int] = []
+            text = ", ".join(self.inline(x, where, reads) for x in node.inputs)
+            calls.append((node, text, reads))
+            if not node.multi and len(node.outputs) != 1:
+                raise ValueError(f"graph {graph.name!r}: {where} is not multi-output but has "
+                                 f"{len(node.outputs)} outputs")
+            if not subgraphs(node):
+                self.globals[f"k{self.kernel_count}"] = self.kernel(node)
+                self.kernel_count += 1
+            for out in node.outputs:
+                self.declare(out, f"v{out.id}", f"output {out.index} of {where}")
+        kept = {v.id for v in graph.outputs if isinstance(v, Value)}
+
+        # The last node that reads each intermediate value: it is deleted after that line.
+        last: dict[int, int] = {}
+        for i, (_, _, reads) in enumerate(calls):
+            for vid in reads:
+                last[vid] = i
+        own = {v.id for node in graph.nodes for v in node.outputs}
+        dead_after: dict[int, list[str]] = {}
+        for vid, i in last.items():
+            if vid in own and vid not in kept:
+                dead_after.setdefault(i, []).append(self.names[vid])
+
+        kernel = self.kernel_count - sum(not subgraphs(n) for n in graph.nodes)
+        for i, (node, text, _) in enumerate(calls):
+            outs = [f"v{v.id}" for v in node.outputs]
+            unused = [name for v, name in zip(node.outputs, outs, strict=True)
+                      if v.id not in last and v.id not in kept]
+            if subgraphs(node):
+                self.control_flow(node, outs, depth)
+            else:
+                call = f"k{kernel}({text})"
+                kernel += 1
+                if len(unused) == len(outs):
+                    stmt = call  # nothing reads the result (an in-place update, or dead code)
+                    unused = []
+                elif node.multi:
+                    stmt = f"{', '.join(outs)}{',' if len(outs) == 1 else ''} = {call}"
+                else:
+                    stmt = f"{outs[0]} = {call}"
+                self.emit(depth, f"{stmt}  # {node.prim.name} {_one_line(node.scope)}", node)
+            dead = unused + dead_after.get(i, [])
+            if dead:
+                self.emit(depth, f"del {', '.join(dead)}")
+
+    def control_flow(self, node: Node, outs: list[str], depth: int) -> None:
+        """A ``Switch`` as ``if``/``elif``/``else``, a ``WhileLoop`` as ``while True``: each
+        subgraph inlined, its inputs named as the node's inputs (or the loop's carries)."""
+        where = f"node {node.scope} ({node.prim.name})"
+        names = [self.inline(x, where, []) for x in node.inputs]
+        comment = f"  # {node.prim.name} {_one_line(node.scope)}"
+        if node.prim.name == "Switch":
+            index, operands = names[0], names[1:]
+            branches = node.prim.branches
+            if node.inputs[0].dtype is mstype.bool_:
+                heads = [f"if {index}:" + comment, "else:"]
+                order = [branches[1], branches[0]]
+            else:
+                heads = [f"if {index} <= 0:" + comment]
+                heads += [f"elif {index} == {i}:" for i in range(1, len(branches) - 1)]
+                heads += ["else:"] if len(branches) > 1 else []
+                order = list(branches)
+            for head, branch in zip(heads, order, strict=True):
+                self.emit(depth, head, node)
+                self.subgraph(branch, operands, outs, depth + 1)
+            return
+        count = node.prim.count
+        carries, outside = outs, names[count:]
+        if count:
+            self.emit(depth, f"{_tuple(carries)} = {_tuple(names[:count])}", node)
+        self.emit(depth, "while True:" + comment, node)
+        test = self.subgraph(node.prim.cond, [*carries, *outside], [], depth + 1)
+        self.emit(depth + 1, f"if not {test[0]}:", node)
+        self.emit(depth + 2, "break")
+        self.subgraph(node.prim.body, [*carries, *outside], carries, depth + 1)
+
+    def subgraph(self, graph: Graph, inputs: list[str], outs: list[str],
+                 depth: int) -> list[str]:
+        """Inline ``graph`` with its inputs named ``inputs``; assign its outputs to ``outs``
+        (or, with none, return their names)."""
+        for v, name in zip(graph.inputs, inputs, strict=True):
+            self.names[v.id] = name
+            self.kinds[v.id] = "input"
+        start = len(self.body)
+        self.block(graph, depth)
+        results = [self.ref(v, f"output of {graph.name}") for v in graph.outputs]
+        if outs:
+            self.emit(depth, f"{_tuple(outs)} = {_tuple(results)}")
+        elif len(self.body) == start:
+            self.emit(depth, "pass")
+        return results
 
     def kernel(self, node: Node) -> Callable[..., Any]:
         try:
@@ -249,6 +312,10 @@ def _describe(inputs: list[Any]) -> str:
     """Inputs as PyNative errors show them: shapes and dtypes of tensors, values of the rest."""
     return ", ".join(f"Tensor(shape={list(v.shape)}, dtype={v.dtype})" if isinstance(v, Value)
                      else repr(v) for v in inputs)
+
+
+def _tuple(names: list[str]) -> str:
+    return ", ".join(names) + ("," if len(names) == 1 else "")
 
 
 def _one_line(text: str) -> str:

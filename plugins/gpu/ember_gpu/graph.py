@@ -7,6 +7,11 @@ runs; ``tf.function`` traces that walk once into a TensorFlow graph and, with
 training step (forward, backward and the optimizer's in-place updates of the Parameters, which
 are ``tf.Variable`` arguments) is one compiled call.
 
+Control flow maps to TensorFlow's functional control flow, which XLA compiles: a ``Switch``
+node becomes ``tf.cond`` (a bool index) or ``tf.switch_case`` (an integer one), a ``WhileLoop``
+``tf.while_loop``; their subgraphs run as the branch and loop functions, reading the node's
+other inputs (Parameters' variables included) from the enclosing function.
+
 A graph that calls Python (hooks, ``ops.Print``, primitives run by ``fallback_device_target``)
 cannot be compiled whole by XLA: it runs as a plain ``tf.function``, with those nodes as
 ``tf.numpy_function`` calls, and XLA compiles the clusters around them when
@@ -21,7 +26,7 @@ from typing import Any
 
 from ember._executor import FallbackKernel
 from ember.backend import resolve_kernel
-from ember.graph.ir import Graph, Node, Value, read_input
+from ember.graph.ir import Graph, Node, Value, read_input, subgraphs, walk
 from ember_gpu.device import TfDevice
 from ember_gpu.executor import TfExecutor
 from ember_gpu.kernels.python import python_call
@@ -35,12 +40,13 @@ class CompiledGraph:
         self.graph = graph
         self.device = device
         eager = TfExecutor(device)
-        self.steps = [(node, self._node_kernel(node, resolve_kernel(eager, node.prim)))
-                      for node in graph.nodes]
+        #: The kernel of every primitive node, those of the subgraphs included, by node id.
+        self.kernels = {node.id: self._node_kernel(node, resolve_kernel(eager, node.prim))
+                        for g in walk(graph) for node in g.nodes if not subgraphs(node)}
         #: Whether XLA compiles the graph whole: not when a node calls back into Python or
         #: uses a TensorFlow op XLA lacks (its kernel says ``xla = False``).
-        self.jit = not any(getattr(kernel, "calls_python", False)
-                           or not getattr(kernel, "xla", True) for _, kernel in self.steps)
+        self.jit = not any(getattr(k, "calls_python", False) or not getattr(k, "xla", True)
+                           for k in self.kernels.values())
         self.function = tf.function(self._body, jit_compile=True if self.jit else None,
                                     autograph=False)
         self._concrete: Any = None
@@ -59,22 +65,57 @@ class CompiledGraph:
     def _body(self, *arrays: Any) -> tuple:
         """The graph's computation on TensorFlow values; traced once by ``tf.function``."""
         tf = self.device.tf
-        graph = self.graph
+        # An in-place update's result is its Variable: return the value it holds now.
+        return tuple(tf.identity(out) for out in self._run(self.graph, arrays))
+
+    def _run(self, graph: Graph, arrays: Any) -> list[Any]:
+        """``graph`` on TensorFlow values (its inputs, then its parameters): the values of
+        its outputs that are Values."""
+        tf = self.device.tf
         env: dict[int, Any] = {v.id: tf.constant(v.array) for v in graph.consts}
         env.update(zip((v.id for v in (*graph.inputs, *graph.params)), arrays, strict=True))
-        for node, kernel in self.steps:
-            try:
-                with tf.name_scope(_tf_scope(node)):  # TF's op names, errors and traces
-                    out = kernel(*(read_input(x, env) for x in node.inputs))
-            except Exception as exc:
-                raise RuntimeError(
-                    f"{node.prim.name} failed at {node.source or '<unknown>'} (scope "
-                    f"{node.scope}) while graph {graph.name!r} was compiled for the GPU "
-                    f"backend: {type(exc).__name__}: {exc}") from exc
+        for node in graph.nodes:
+            args = [read_input(x, env) for x in node.inputs]
+            if subgraphs(node):
+                with tf.name_scope(_tf_scope(node)):
+                    out = self._control_flow(node, args)
+            else:
+                try:
+                    with tf.name_scope(_tf_scope(node)):  # TF's op names, errors and traces
+                        out = self.kernels[node.id](*args)
+                except Exception as exc:
+                    raise RuntimeError(
+                        f"{node.prim.name} failed at {node.source or '<unknown>'} (scope "
+                        f"{node.scope}) while graph {self.graph.name!r} was compiled for the "
+                        f"GPU backend: {type(exc).__name__}: {exc}") from exc
             env.update(zip((v.id for v in node.outputs), out if node.multi else (out,),
                            strict=True))
-        # An in-place update's result is its Variable: return the value it holds now.
-        return tuple(tf.identity(env[v.id]) for v in graph.outputs if isinstance(v, Value))
+        return [env[v.id] for v in graph.outputs if isinstance(v, Value)]
+
+    def _control_flow(self, node: Node, args: list[Any]) -> tuple:
+        """A ``Switch`` as ``tf.cond``/``tf.switch_case``, a ``WhileLoop`` as
+        ``tf.while_loop``."""
+        tf = self.device.tf
+        prim = node.prim
+        if prim.name == "Switch":
+            index, operands = tf.reshape(args[0], []), args[1:]
+            branches = [lambda g=g: self._run(g, operands) for g in prim.branches]
+            if index.dtype == tf.bool:
+                return tuple(tf.cond(index, branches[1], branches[0]))
+            index = tf.clip_by_value(tf.cast(index, tf.int32), 0, len(branches) - 1)
+            return tuple(tf.switch_case(index, branches))
+        count = prim.count
+        carries = [tf.convert_to_tensor(a) for a in args[:count]]  # a variable's value
+        outside = args[count:]
+        trips = [tf.constant(0)] if not carries else []  # tf.while_loop needs a loop variable
+
+        def test(*c: Any) -> Any:
+            return tf.reshape(self._run(prim.cond, [*c[:count], *outside])[0], [])
+
+        def body(*c: Any) -> list[Any]:
+            return [*self._run(prim.body, [*c[:count], *outside]), *(t + 1 for t in c[count:])]
+
+        return tuple(tf.while_loop(test, body, [*carries, *trips])[:count])
 
     def __call__(self, *arrays: Any) -> tuple:
         # The concrete function traced for this call's signature (the core compiles a graph per
@@ -91,7 +132,8 @@ class CompiledGraph:
         """A TensorFlow error at run time as the RuntimeError that names the node it came from
         (its TensorFlow ops are named after the node's scope)."""
         text = str(exc)
-        node = next((n for n in self.graph.nodes if f"{_tf_scope(n)}/" in text), None)
+        nodes = [n for g in walk(self.graph) for n in g.nodes]
+        node = next((n for n in reversed(nodes) if f"{_tf_scope(n)}/" in text), None)
         if node is None:
             return exc
         first = getattr(exc, "message", text).strip().splitlines()[0]

@@ -17,7 +17,7 @@ from ember.ops import functional as F
 from ember.ops import operations as P
 from ember.ops.primitive import Primitive
 
-__all__ = ["Dense", "Dropout", "Flatten"]
+__all__ = ["ClipByNorm", "Dense", "Dropout", "Flatten", "L1Regularizer", "Norm", "OneHot"]
 
 
 # -- argument checks shared by the layers -------------------------------------------------------
@@ -181,3 +181,70 @@ class Dropout(Cell):
 
     def extend_repr(self) -> str:
         return f"keep_prob={self.keep_prob}, dtype={self.dtype}"
+
+
+def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    return tuple(range(ndim)) if axis is None or axis == () else (
+        (axis,) if isinstance(axis, int) else tuple(axis))
+
+
+class Norm(Cell):
+    """The L2 norm over ``axis`` (all axes for ``()``): ``sqrt(sum(x**2))``."""
+
+    def __init__(self, axis: Any = (), keep_dims: bool = False) -> None:
+        super().__init__()
+        if not (isinstance(axis, int) and not isinstance(axis, bool) or isinstance(axis, tuple)):
+            raise TypeError(f"Norm: axis must be an int or a tuple of ints, but got {axis!r}")
+        self.axis = axis
+        self.keep_dims = check_bool("Norm", "keep_dims", keep_dims)
+
+    def construct(self, x: Tensor) -> Tensor:
+        return F.sqrt(P.ReduceSum(self.keep_dims)(F.square(x), _axes(self.axis, x.ndim)))
+
+
+class ClipByNorm(Cell):
+    """``x * clip_norm / max(l2_norm(x), clip_norm)``: x rescaled so that its L2 norm over
+    ``axis`` (all axes when None) is at most ``clip_norm``."""
+
+    def __init__(self, axis: Any = None) -> None:
+        super().__init__()
+        self.axis = axis
+
+    def construct(self, x: Tensor, clip_norm: Any) -> Tensor:
+        squares = F.square(F.cast(x, mstype.float32))
+        l2 = F.sqrt(P.ReduceSum(True)(squares, _axes(self.axis, x.ndim)))
+        clip = F.cast(clip_norm, mstype.float32) if isinstance(clip_norm, Tensor) else (
+            float(clip_norm))
+        scale = F.real_div(clip, F.maximum(l2, clip))
+        return F.cast(F.mul(F.cast(x, mstype.float32), scale), x.dtype)
+
+
+class OneHot(Cell):
+    """Indices to one-hot vectors of ``depth`` along ``axis``, with ``on_value`` and
+    ``off_value`` of ``dtype``."""
+
+    def __init__(self, axis: int = -1, depth: int = 1, on_value: float = 1.0,
+                 off_value: float = 0.0, dtype: mstype.Type = mstype.float32) -> None:
+        super().__init__()
+        self.depth = check_int("OneHot", "depth", depth, 1)
+        self.on_value, self.off_value = Tensor(on_value, dtype), Tensor(off_value, dtype)
+        self.onehot = P.OneHot(axis)
+
+    def construct(self, indices: Tensor) -> Tensor:
+        return self.onehot(indices, self.depth, self.on_value, self.off_value)
+
+
+class L1Regularizer(Cell):
+    """``scale * sum(|weights|)``; ``scale`` a positive number."""
+
+    def __init__(self, scale: float) -> None:
+        super().__init__()
+        if isinstance(scale, bool) or not isinstance(scale, int | float):
+            raise TypeError(f"L1Regularizer: scale must be a number, but got {scale!r}")
+        if not (scale > 0 and math.isfinite(scale)):
+            raise ValueError(f"L1Regularizer: scale must be a positive finite number, but got "
+                             f"{scale}")
+        self.scale = float(scale)
+
+    def construct(self, weights: Tensor) -> Tensor:
+        return F.mul(P.ReduceSum()(F.abs(weights), ()), self.scale)

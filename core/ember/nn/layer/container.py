@@ -11,6 +11,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ember.common.tensor import Tensor
 from ember.nn.cell import Cell
 
 __all__ = ["CellList", "SequentialCell"]
@@ -76,9 +77,13 @@ class _CellSequence(Cell):
         view._set_entries(entries)
         return view
 
-    def __getitem__(self, index: int | slice) -> Any:
+    def __getitem__(self, index: int | slice | Tensor) -> Any:
         if isinstance(index, slice):
             return self._view(self._entries()[index])
+        if isinstance(index, Tensor):  # switch_layer: a Switch node over the cells in a graph
+            from ember.graph.control_flow import switch_layer
+
+            return switch_layer(index, list(self._cells.values()))
         return list(self._cells.values())[self._index(index)]
 
     def __setitem__(self, index: int, cell: Cell) -> None:

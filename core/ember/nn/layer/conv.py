@@ -1,4 +1,4 @@
-"""Convolution layers: ``Conv2d``."""
+"""Convolution layers: ``Conv2d``, ``Conv1d`` and their transposes."""
 
 from __future__ import annotations
 
@@ -9,14 +9,16 @@ from ember.nn.cell import Cell
 from ember.nn.layer.basic import (
     check_bool,
     check_choice,
+    check_input,
     check_int,
     is_int,
     make_parameter,
     pair,
 )
+from ember.ops import functional as F
 from ember.ops import operations as P
 
-__all__ = ["Conv2d"]
+__all__ = ["Conv1d", "Conv1dTranspose", "Conv2d", "Conv2dTranspose"]
 
 
 def _padding(padding: Any) -> int | tuple[int, ...]:
@@ -89,3 +91,86 @@ class Conv2d(Cell):
                 f"pad_mode={self.pad_mode}, padding={self.padding}, dilation={self.dilation}, "
                 f"group={self.group}, has_bias={self.has_bias}, weight_init={self.weight_init}, "
                 f"bias_init={self.bias_init}, format={self.format}")
+
+
+class _OneD(Cell):
+    """A 1-D layer made of its 2-D base (next in the MRO): an NCL input runs as (N, C, 1, L)
+    with a (1, k) kernel; the 2-D arguments come from the 1-D ones."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int = 1,
+                 pad_mode: str = "same", padding: int = 0, dilation: int = 1, group: int = 1,
+                 has_bias: bool = False, weight_init: Any = "normal",
+                 bias_init: Any = "zeros") -> None:
+        layer = type(self).__name__
+        kernel_size, stride, dilation = (check_int(layer, name, value) for name, value in (
+            ("kernel_size", kernel_size), ("stride", stride), ("dilation", dilation)))
+        padding = check_int(layer, "padding", padding, 0)
+        super().__init__(in_channels, out_channels, (1, kernel_size), (1, stride), pad_mode,
+                         (0, 0, padding, padding), (1, dilation), group, has_bias, weight_init,
+                         bias_init)
+
+    def construct(self, x: Tensor) -> Tensor:
+        check_input(type(self).__name__, x, 3, exact=True)
+        return F.squeeze(super().construct(F.expand_dims(x, 2)), 2)
+
+
+class Conv1d(_OneD, Conv2d):
+    """1-D convolution of an NCL input: a Conv2d over (N, C, 1, L) with a (1, k) kernel;
+    ``weight`` is (out_channels, in_channels / group, 1, kernel_size), as MindSpore's."""
+
+
+class Conv2dTranspose(Cell):
+    """2-D transposed convolution of an NCHW input (the input gradient of a Conv2d), plus an
+    optional bias; ``weight`` is (in_channels, out_channels / group, kh, kw). The output is
+    ``H * stride`` high for 'same', ``(H - 1) * stride + dilation * (kh - 1) + 1`` for 'valid',
+    less the padding for 'pad'."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int | tuple[int, int],
+                 stride: int | tuple[int, int] = 1, pad_mode: str = "same",
+                 padding: int | tuple[int, ...] = 0, dilation: int | tuple[int, int] = 1,
+                 group: int = 1, has_bias: bool = False, weight_init: Any = "normal",
+                 bias_init: Any = "zeros") -> None:
+        super().__init__()
+        layer = self.cls_name
+        self.in_channels = check_int(layer, "in_channels", in_channels)
+        self.out_channels = check_int(layer, "out_channels", out_channels)
+        self.kernel_size = pair(layer, "kernel_size", kernel_size)
+        self.stride = pair(layer, "stride", stride)
+        self.dilation = pair(layer, "dilation", dilation)
+        if not isinstance(pad_mode, str):
+            raise TypeError(f"{layer}: 'pad_mode' must be a str, but got {pad_mode!r}")
+        self.pad_mode = check_choice(layer, "pad_mode", pad_mode.lower(), ("same", "valid", "pad"))
+        self.padding = _padding(padding)
+        pads = (padding,) * 4 if isinstance(padding, int) else padding
+        self.pads = pads if self.pad_mode == "pad" else (0, 0, 0, 0)
+        self.group = check_int(layer, "group", group)
+        self.has_bias = check_bool(layer, "has_bias", has_bias)
+        self.backprop = P.Conv2DBackpropInput(
+            out_channel=in_channels, kernel_size=self.kernel_size, pad_mode=self.pad_mode,
+            pad=padding if self.pad_mode == "pad" else 0, stride=self.stride,
+            dilation=self.dilation, group=group)
+        kh, kw = self.kernel_size
+        self.weight = make_parameter(layer, "weight_init", weight_init,
+                                     (in_channels, out_channels // group, kh, kw), "weight")
+        self.bias = make_parameter(layer, "bias_init", bias_init, (out_channels,),
+                                   "bias") if has_bias else None
+        self.bias_add = P.BiasAdd()
+
+    def _size(self, n: int, k: int, s: int, d: int, pad: int) -> int:
+        if self.pad_mode == "same":
+            return n * s
+        return (n - 1) * s + d * (k - 1) + 1 - pad
+
+    def construct(self, x: Tensor) -> Tensor:
+        check_input(self.cls_name, x, 4, exact=True)
+        n, _, h, w = x.shape
+        top, bottom, left, right = self.pads
+        size = (n, self.out_channels,
+                self._size(h, self.kernel_size[0], self.stride[0], self.dilation[0], top + bottom),
+                self._size(w, self.kernel_size[1], self.stride[1], self.dilation[1], left + right))
+        output = self.backprop(x, self.weight, size)
+        return self.bias_add(output, self.bias) if self.has_bias else output
+
+
+class Conv1dTranspose(_OneD, Conv2dTranspose):
+    """1-D transposed convolution of an NCL input (a Conv2dTranspose with a (1, k) kernel)."""

@@ -17,7 +17,7 @@ from ember.nn.layer.basic import (
 from ember.ops import functional as F
 from ember.ops import operations as P
 
-__all__ = ["BatchNorm2d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceNorm2d", "LayerNorm"]
 
 
 class BatchNorm2d(Cell):
@@ -80,3 +80,122 @@ class BatchNorm2d(Cell):
         return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, "
                 f"gamma={self.gamma!r}, beta={self.beta!r}, moving_mean={self.moving_mean!r}, "
                 f"moving_variance={self.moving_variance!r}")
+
+
+class BatchNorm1d(BatchNorm2d):
+    """Batch normalization of an (N, C) input per feature (a BatchNorm2d of (N, C, 1, 1))."""
+
+    def construct(self, x: Tensor) -> Tensor:
+        check_input("BatchNorm1d", x, 2, exact=True)
+        return F.reshape(super().construct(F.reshape(x, (*x.shape, 1, 1))), x.shape)
+
+
+class BatchNorm3d(BatchNorm2d):
+    """Batch normalization of an NCDHW input per channel (a BatchNorm2d of (N, C, D*H, W))."""
+
+    def construct(self, x: Tensor) -> Tensor:
+        check_input("BatchNorm3d", x, 5, exact=True)
+        n, c, d, h, w = x.shape
+        return F.reshape(super().construct(F.reshape(x, (n, c, d * h, w))), x.shape)
+
+
+class _ChannelAffine(Cell):
+    """Normalization followed by the per-channel affine ``gamma * y + beta`` (NCHW)."""
+
+    def _init_affine(self, channels: int, affine: bool, gamma_init: Any, beta_init: Any) -> None:
+        layer = self.cls_name
+        self.affine = check_bool(layer, "affine", affine)
+        self.gamma = make_parameter(layer, "gamma_init", gamma_init, (channels,), "gamma",
+                                    requires_grad=affine)
+        self.beta = make_parameter(layer, "beta_init", beta_init, (channels,), "beta",
+                                   requires_grad=affine)
+
+    def _scale_shift(self, y: Tensor) -> Tensor:
+        return F.add(F.mul(y, F.reshape(self.gamma, (-1, 1, 1))),
+                     F.reshape(self.beta, (-1, 1, 1)))
+
+
+def _normalize(x: Tensor, axes: tuple[int, ...], eps: float) -> Tensor:
+    mean = P.ReduceMean(True)(x, axes)
+    centred = F.sub(x, mean)
+    variance = P.ReduceMean(True)(F.square(centred), axes)
+    return F.mul(centred, F.rsqrt(F.add(variance, eps)))
+
+
+class GroupNorm(_ChannelAffine):
+    """Normalization over groups of channels of an NCHW input, then a per-channel affine
+    ``gamma * x + beta``."""
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5,
+                 affine: bool = True, gamma_init: Any = "ones", beta_init: Any = "zeros") -> None:
+        super().__init__()
+        layer = "GroupNorm"
+        self.num_groups = check_int(layer, "num_groups", num_groups)
+        self.num_channels = check_int(layer, "num_channels", num_channels)
+        if num_channels % num_groups:
+            raise ValueError(f"GroupNorm: num_channels ({num_channels}) must be divisible by "
+                             f"num_groups ({num_groups})")
+        self.eps = check_number(layer, "eps", eps, 0.0, 1.0, low_open=True)
+        self._init_affine(num_channels, affine, gamma_init, beta_init)
+
+    def construct(self, x: Tensor) -> Tensor:
+        check_input("GroupNorm", x, 4, exact=True)
+        n, c, h, w = x.shape
+        if c != self.num_channels:
+            raise ValueError(f"GroupNorm: expects {self.num_channels} channels, but the input "
+                             f"has {c}")
+        grouped = F.reshape(x, (n, self.num_groups, -1))
+        return self._scale_shift(F.reshape(_normalize(grouped, (2,), self.eps), x.shape))
+
+
+class InstanceNorm2d(_ChannelAffine):
+    """Normalization of each channel of each NCHW sample over its H and W, then a per-channel
+    affine ``gamma * x + beta``."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1,
+                 affine: bool = True, gamma_init: Any = "ones", beta_init: Any = "zeros") -> None:
+        super().__init__()
+        layer = "InstanceNorm2d"
+        self.num_features = check_int(layer, "num_features", num_features)
+        self.eps = check_number(layer, "eps", eps, 0.0, 1.0, low_open=True)
+        self.momentum = check_number(layer, "momentum", momentum, 0.0, 1.0)
+        self._init_affine(num_features, affine, gamma_init, beta_init)
+
+    def construct(self, x: Tensor) -> Tensor:
+        check_input("InstanceNorm2d", x, 4, exact=True)
+        if x.shape[1] != self.num_features:
+            raise ValueError(f"InstanceNorm2d: expects {self.num_features} channels, but the "
+                             f"input has {x.shape[1]}")
+        return self._scale_shift(_normalize(x, (2, 3), self.eps))
+
+
+class LayerNorm(Cell):
+    """Layer normalization over the axes from ``begin_norm_axis``, scaled by ``gamma`` and
+    shifted by ``beta`` of shape ``normalized_shape`` (the axes from ``begin_params_axis``)."""
+
+    def __init__(self, normalized_shape: tuple[int, ...] | list[int], begin_norm_axis: int = -1,
+                 begin_params_axis: int = -1, gamma_init: Any = "ones", beta_init: Any = "zeros",
+                 epsilon: float = 1e-7) -> None:
+        super().__init__()
+        if not isinstance(normalized_shape, tuple | list) or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n > 0
+                for n in normalized_shape):
+            raise TypeError(f"LayerNorm: normalized_shape must be a tuple or list of positive "
+                            f"ints, but got {normalized_shape!r}")
+        self.normalized_shape = tuple(normalized_shape)
+        self.begin_norm_axis, self.begin_params_axis = begin_norm_axis, begin_params_axis
+        self.epsilon = check_number("LayerNorm", "epsilon", epsilon, 0.0, 1.0, low_open=True)
+        self.gamma = make_parameter("LayerNorm", "gamma_init", gamma_init, self.normalized_shape,
+                                    "gamma")
+        self.beta = make_parameter("LayerNorm", "beta_init", beta_init, self.normalized_shape,
+                                   "beta")
+        self.layer_norm = P.LayerNorm(begin_norm_axis, begin_params_axis, float(epsilon))
+
+    def construct(self, input_x: Tensor) -> Tensor:
+        return self.layer_norm(input_x, self.gamma, self.beta)[0]
+
+    def extend_repr(self) -> str:
+        return (f"normalized_shape={self.normalized_shape}, "
+                f"begin_norm_axis={self.begin_norm_axis}, "
+                f"begin_params_axis={self.begin_params_axis}, gamma{self.gamma}, "
+                f"beta={self.beta}")

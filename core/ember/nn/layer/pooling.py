@@ -7,9 +7,10 @@ from typing import ClassVar
 from ember.common.tensor import Tensor
 from ember.nn.cell import Cell
 from ember.nn.layer.basic import check_choice, check_window
+from ember.ops import functional as F
 from ember.ops import operations as P
 
-__all__ = ["AvgPool2d", "MaxPool2d"]
+__all__ = ["AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxPool2d"]
 
 
 class _Pool2d(Cell):
@@ -47,5 +48,34 @@ class MaxPool2d(_Pool2d):
 class AvgPool2d(_Pool2d):
     """Mean over each window:
     ``AvgPool2d(kernel_size=1, stride=1, pad_mode='valid', data_format='NCHW')``."""
+
+    _primitive = "AvgPool"
+
+
+class _Pool1d(_Pool2d):
+    """Pooling of an NCL input: the 2-D pooling of (N, C, 1, L) with a (1, k) window."""
+
+    def __init__(self, kernel_size: int = 1, stride: int = 1, pad_mode: str = "valid") -> None:
+        layer = type(self).__name__
+        for name, value in (("kernel_size", kernel_size), ("stride", stride)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{layer}: '{name}' must be a positive int, but got {value!r}")
+        super().__init__((1, kernel_size), (1, stride), pad_mode)
+
+    def construct(self, x: Tensor) -> Tensor:
+        if not isinstance(x, Tensor) or x.ndim != 3:
+            raise ValueError(f"{type(self).__name__}: the input must be an NCL Tensor of rank 3, "
+                             f"but got {x!r}")
+        return F.squeeze(self.pool(F.expand_dims(x, 2)), 2)
+
+
+class MaxPool1d(_Pool1d):
+    """Maximum over each window of an NCL input."""
+
+    _primitive = "MaxPool"
+
+
+class AvgPool1d(_Pool1d):
+    """Mean over each window of an NCL input."""
 
     _primitive = "AvgPool"

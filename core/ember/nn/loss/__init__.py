@@ -1,5 +1,7 @@
 """Losses, as ``mindspore.nn.loss``."""
 
+from ember.nn.loss import distance, probability
+from ember.nn.loss.distance import *  # noqa: F403
 from ember.nn.loss.loss import (
     BCEWithLogitsLoss,
     L1Loss,
@@ -9,6 +11,7 @@ from ember.nn.loss.loss import (
     SmoothL1Loss,
     SoftmaxCrossEntropyWithLogits,
 )
+from ember.nn.loss.probability import *  # noqa: F403
 
 __all__ = ["BCEWithLogitsLoss", "L1Loss", "LossBase", "MSELoss", "NLLLoss", "SmoothL1Loss",
-           "SoftmaxCrossEntropyWithLogits"]
+           "SoftmaxCrossEntropyWithLogits", *distance.__all__, *probability.__all__]

@@ -5,9 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from ember.nn.metrics.accuracy import Accuracy
+from ember.nn.metrics.bleu import BleuScore
+from ember.nn.metrics.curves import ROC, ConfusionMatrix, auc
+from ember.nn.metrics.error import MAE, MSE
 from ember.nn.metrics.loss import Loss
 from ember.nn.metrics.metric import EvaluationBase, Metric, rearrange_inputs
 from ember.nn.metrics.precision import Precision, Recall
+from ember.nn.metrics.scores import F1, CosineSimilarity, Dice, Fbeta, Perplexity
 from ember.nn.metrics.topk import (
     Top1CategoricalAccuracy,
     Top5CategoricalAccuracy,
@@ -23,6 +27,8 @@ __factory__: dict[str, type[Metric]] = {
     "top_1_accuracy": Top1CategoricalAccuracy,
     "top_5_accuracy": Top5CategoricalAccuracy,
     "loss": Loss,
+    "mae": MAE,
+    "mse": MSE,
 }
 
 
@@ -56,7 +62,8 @@ def get_metrics(metrics: dict[str, Metric] | set[str] | None) -> dict[str, Metri
 
 
 __all__ = [
-    "Accuracy", "EvaluationBase", "Loss", "Metric", "Precision", "Recall",
+    "F1", "MAE", "MSE", "ROC", "Accuracy", "BleuScore", "ConfusionMatrix", "CosineSimilarity",
+    "Dice", "Fbeta", "Perplexity", "auc", "EvaluationBase", "Loss", "Metric", "Precision", "Recall",
     "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "TopKCategoricalAccuracy",
     "get_metric_fn", "get_metrics", "names", "rearrange_inputs",
 ]

@@ -1,8 +1,11 @@
 """Optimizers, as ``mindspore.nn.optim``."""
 
-from ember.nn.optim.adam import Adam, AdamWeightDecay
+from ember.nn.optim.adam import Adam, AdamOffload, AdamWeightDecay, LazyAdam
+from ember.nn.optim.adaptive import FTRL, Adagrad, ProximalAdagrad, RMSProp
+from ember.nn.optim.lamb import LARS, Lamb
 from ember.nn.optim.momentum import Momentum
 from ember.nn.optim.optimizer import Optimizer
 from ember.nn.optim.sgd import SGD
 
-__all__ = ["SGD", "Adam", "AdamWeightDecay", "Momentum", "Optimizer"]
+__all__ = ["FTRL", "LARS", "SGD", "Adagrad", "Adam", "AdamOffload", "AdamWeightDecay", "Lamb",
+           "LazyAdam", "Momentum", "Optimizer", "ProximalAdagrad", "RMSProp"]

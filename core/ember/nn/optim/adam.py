@@ -100,3 +100,13 @@ class AdamWeightDecay(Optimizer):
                      for p, m, v, lr, decay, flag, g in zip(
                          self.parameters, self.moments1, self.moments2, lrs, decays,
                          self.decay_flags, gradients))
+
+
+class LazyAdam(Adam):
+    """Adam that, for sparse (row) gradients, updates only the rows given; with the dense
+    gradients ember computes it is Adam, state names included."""
+
+
+class AdamOffload(Adam):
+    """Adam whose update MindSpore runs on the host CPU to save device memory; ember runs
+    every update where the parameters live, so it is Adam."""

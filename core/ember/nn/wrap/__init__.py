@@ -1,11 +1,19 @@
 """Training wrappers, as ``mindspore.nn.wrap``."""
 
-from ember.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
+from ember.nn.wrap.cell_wrapper import (
+    ForwardValueAndGrad,
+    ParameterUpdate,
+    TrainOneStepCell,
+    WithEvalCell,
+    WithGradCell,
+    WithLossCell,
+)
 from ember.nn.wrap.loss_scale import (
     DynamicLossScaleUpdateCell,
     FixedLossScaleUpdateCell,
     TrainOneStepWithLossScaleCell,
 )
 
-__all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepCell",
-           "TrainOneStepWithLossScaleCell", "WithEvalCell", "WithLossCell"]
+__all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "ForwardValueAndGrad",
+           "ParameterUpdate", "TrainOneStepCell", "TrainOneStepWithLossScaleCell",
+           "WithEvalCell", "WithGradCell", "WithLossCell"]

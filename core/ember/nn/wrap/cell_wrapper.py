@@ -1,17 +1,19 @@
 """Cells that wrap a network for training and evaluation: ``WithLossCell``,
-``WithEvalCell``, ``TrainOneStepCell``."""
+``WithEvalCell``, ``WithGradCell``, ``ForwardValueAndGrad``, ``TrainOneStepCell``,
+``ParameterUpdate``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ember.common import dtype as mstype
-from ember.common.parameter import ParameterTuple
+from ember.common.parameter import Parameter, ParameterTuple
 from ember.common.tensor import Tensor
 from ember.nn.cell import Cell
 from ember.nn.optim.optimizer import Optimizer
 from ember.ops import functional as F
-from ember.ops.composite import value_and_grad
+from ember.ops.composite.grad import GradOperation, value_and_grad
+from ember.ops.operations.optim_ops import assign
 
 
 class WithLossCell(Cell):
@@ -74,3 +76,58 @@ class TrainOneStepCell(Cell):
                                         wrt_inputs=False)
         self.optimizer(grads)
         return loss
+
+
+class WithGradCell(Cell):
+    """The gradients of ``network`` (with ``loss_fn`` applied to its output when given) with
+    respect to its trainable parameters; ``sens`` scales the output's gradient."""
+
+    def __init__(self, network: Cell, loss_fn: Cell | None = None, sens: Any = None) -> None:
+        super().__init__(auto_prefix=False)
+        self.network = network
+        self.loss_fn = loss_fn
+        self.weights = ParameterTuple(network.trainable_params())
+        self.sens = sens
+        self.network_with_loss = network if loss_fn is None else WithLossCell(network, loss_fn)
+        self.network_with_loss.set_train()
+
+    def construct(self, *inputs: Any) -> tuple[Tensor, ...]:
+        return value_and_grad(self.network_with_loss, inputs, self.weights, sens=self.sens,
+                              wrt_inputs=False)[2]
+
+
+class ForwardValueAndGrad(Cell):
+    """``(network(*inputs), gradients)``, the gradients chosen as ``GradOperation`` chooses
+    them (``get_all``: every input; ``get_by_list``: ``weights``; ``sens_param``: the last
+    input scales the output's gradient)."""
+
+    def __init__(self, network: Cell, weights: Any = None, get_all: bool = False,
+                 get_by_list: bool = False, sens_param: bool = False) -> None:
+        super().__init__(auto_prefix=False)
+        if get_by_list and not isinstance(weights, ParameterTuple):
+            raise TypeError(f"ForwardValueAndGrad: with get_by_list, weights must be a "
+                            f"ParameterTuple, but got {type(weights).__name__}")
+        self.network = network
+        self.weights = weights
+        self.get_all, self.get_by_list, self.sens_param = get_all, get_by_list, sens_param
+        self.grad = GradOperation(get_all, get_by_list, sens_param)
+
+    def construct(self, *inputs: Any) -> tuple[Any, Any]:
+        args, sens = (inputs[:-1], inputs[-1]) if self.sens_param else (inputs, None)
+        params = list(self.weights) if self.get_by_list else []
+        loss, input_grads, param_grads = value_and_grad(self.network, args, params, sens)
+        return loss, self.grad.select(input_grads, param_grads)
+
+
+class ParameterUpdate(Cell):
+    """``ParameterUpdate(param)(x)`` assigns ``x`` to ``param`` (same shape and dtype)."""
+
+    def __init__(self, param: Parameter) -> None:
+        super().__init__(auto_prefix=False)
+        if not isinstance(param, Parameter):
+            raise TypeError(f"ParameterUpdate: param must be a Parameter, but got "
+                            f"{type(param).__name__}")
+        self._param = param
+
+    def construct(self, x: Tensor) -> Tensor:
+        return assign(self._param, x)

@@ -21,7 +21,7 @@ from ember.nn.cell import Cell
 from ember.nn.optim.optimizer import Optimizer
 from ember.nn.wrap.cell_wrapper import TrainOneStepCell
 from ember.ops import functional as F
-from ember.ops.composite import value_and_grad
+from ember.ops.composite.grad import value_and_grad
 from ember.ops.operations.optim_ops import FloatStatus, assign
 
 __all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell",

@@ -13,6 +13,7 @@ from typing import Any
 
 from ember import _autodiff
 from ember.common import dtype as mstype
+from ember.common._format import tensor_repr
 from ember.common.tensor import Tensor
 from ember.ops.primitive import Primitive, Spec
 
@@ -103,11 +104,16 @@ class Print:
 
         def show(*values: Tensor) -> tuple:
             given = iter(values)
-            _write("\n".join(repr(next(given)) if isinstance(x, Tensor) else str(x)
+            _write("\n".join(_printed(next(given)) if isinstance(x, Tensor) else str(x)
                              for x in inputs))
             return ()
 
         call_python(show, tensors, (), "Print")
+
+
+def _printed(x: Tensor) -> str:
+    """A tensor as MindSpore 1.6's Print shows it: its repr with spaces between items."""
+    return tensor_repr(x.asnumpy(), x.dtype, comma=False)
 
 
 def _write(text: str) -> None:

@@ -85,6 +85,14 @@ class Assign(_Update):
     """Copy ``value`` into the Parameter ``variable``: ``Assign()(variable, value)``."""
 
 
+    def prepare(self, args: tuple) -> tuple:
+        variable, value = args  # a lower-ranked dtype converts to the variable's, as MindSpore
+        if (isinstance(variable, Tensor) and isinstance(value, Tensor)
+                and value.dtype is not variable.dtype
+                and mstype.promote(value.dtype, variable.dtype) is variable.dtype):
+            return variable, F.cast(value, variable.dtype)
+        return args
+
     def infer(self, variable: Any, value: Any) -> Spec:
         _check_like(self.name, "value", value, _check_variable(self.name, variable))
         return variable.shape, variable.dtype

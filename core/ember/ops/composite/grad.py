@@ -1,11 +1,11 @@
-"""Composite operations: ``GradOperation``."""
+"""``GradOperation`` and the gradient machinery it shares with the training wrappers."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from ember import _autodiff
+from ember import _autodiff, _executor
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 
@@ -69,6 +69,10 @@ class GradOperation:
                                 "the sensitivity as its last input")
             args, sens = args[:-1], args[-1]
         _, input_grads, param_grads = value_and_grad(fn, args, params, sens)
+        return self.select(input_grads, param_grads)
+
+    def select(self, input_grads: tuple, param_grads: tuple) -> Any:
+        """What the gradient function returns, from all input and parameter gradients."""
         if self.get_by_list:
             return (input_grads, param_grads) if self.get_all else param_grads
         if self.get_all:
@@ -92,6 +96,10 @@ def value_and_grad(fn: Callable, args: tuple, params: list[Parameter] = (),
         args = tuple(Tensor(a) if isinstance(a, int | float) and not isinstance(a, bool)
                      else a for a in args)
     inputs = [_autodiff.watch(a) for a in args] if wrt_inputs else list(args)
+    if _executor.state.tracer is not None and not hasattr(fn, "cells_and_names"):
+        from ember.graph.autograph import convert  # ops sits below graph: imported on use
+
+        fn = convert(fn)  # compiling: control flow on tensors converted (a Cell does it)
     with _autodiff.recording():
         out = fn(*inputs)
     outs = out if isinstance(out, tuple) else (out,)

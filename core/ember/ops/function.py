@@ -1,0 +1,224 @@
+"""Functional forms beyond one primitive: ``stop_gradient``, ``depend``, ``jvp``/``vjp``, and
+MindSpore 2.x's ``ops.grad``/``ops.value_and_grad``, ``ops.softmax(x, axis)``, ``ops.ones``."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ember import _autodiff
+from ember.common import dtype as mstype
+from ember.common.parameter import Parameter
+from ember.common.tensor import Tensor
+from ember.ops.composite.grad import value_and_grad as _value_and_grad
+from ember.ops.operations import array_ops as A
+from ember.ops.operations import math_ops as M
+from ember.ops.operations import nn_ops as N
+
+partial = functools.partial
+
+
+def stop_gradient(x: Any) -> Any:
+    """``x`` (a Tensor or a tuple of them) cut from the gradient: nothing flows back through
+    it in either mode."""
+    if isinstance(x, tuple | list):
+        return type(x)(stop_gradient(t) for t in x)
+    if not isinstance(x, Tensor):
+        return x
+    with _autodiff.paused():
+        return A.Identity()(x)
+
+
+def depend(value: Any, expr: Any) -> Any:
+    """``value``, computed after ``expr`` (ember runs operations in program order)."""
+    return value
+
+
+def identity(x: Tensor) -> Tensor:
+    return A.Identity()(x)
+
+
+def tuple_getitem(data: tuple, index: int) -> Any:
+    return data[index]
+
+
+list_getitem = tuple_getitem
+
+
+def make_tuple(*elements: Any) -> tuple:
+    return elements
+
+
+def tuple_len(data: tuple) -> int:
+    return len(data)
+
+
+def scalar_to_tensor(scalar: bool | int | float, dtype: mstype.Type = mstype.float32) -> Tensor:
+    """A 0-d Tensor of ``dtype`` holding ``scalar``."""
+    if not isinstance(scalar, bool | int | float):
+        raise TypeError(f"scalar_to_tensor: expects a bool, int or float, but got "
+                        f"{type(scalar).__name__}")
+    return Tensor(scalar, dtype)
+
+
+def scalar_to_array(scalar: bool | int | float) -> Tensor:
+    return Tensor(scalar)
+
+
+def tuple_to_array(data: tuple) -> Tensor:
+    """A 1-D Tensor of a tuple of numbers (Int64 for ints, Float32 for floats)."""
+    if not isinstance(data, tuple | list) or not data:
+        raise TypeError(f"tuple_to_array: expects a non-empty tuple of numbers, but got {data!r}")
+    return Tensor(list(data))
+
+
+def scalar_cast(value: bool | int | float, dtype: mstype.Type) -> bool | int | float:
+    """A Python number converted to the Python type of ``dtype``."""
+    return mstype.dtype_to_pytype(dtype)(value)
+
+
+# -- MindSpore 2.x functional forms ---------------------------------------------------------
+def softmax(x: Tensor, axis: int | tuple[int, ...] = -1) -> Tensor:
+    return N.Softmax(axis)(x)
+
+
+def log_softmax(logits: Tensor, axis: int = -1) -> Tensor:
+    return N.LogSoftmax(axis)(logits)
+
+
+def _fill(value: float, shape: Any, dtype: mstype.Type | None) -> Tensor:
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    return M.fill(dtype or mstype.float32, shape, value)
+
+
+def ones(shape: Any, dtype: mstype.Type | None = None) -> Tensor:
+    """A tensor of ``shape`` filled with 1 (Float32 unless ``dtype``)."""
+    return _fill(1, shape, dtype)
+
+
+def zeros(shape: Any, dtype: mstype.Type | None = None) -> Tensor:
+    """A tensor of ``shape`` filled with 0 (Float32 unless ``dtype``)."""
+    return _fill(0, shape, dtype)
+
+
+def mean(x: Tensor, axis: Any = None, keep_dims: bool = False) -> Tensor:
+    return M.ReduceMean(keep_dims)(x, () if axis is None else axis)
+
+
+def flatten(input_x: Tensor) -> Tensor:
+    """``input_x`` as (N, everything else)."""
+    return A.reshape(input_x, (input_x.shape[0], -1) if input_x.ndim else (1, 1))
+
+
+def unsqueeze(input_x: Tensor, dim: int) -> Tensor:
+    return A.expand_dims(input_x, dim)
+
+
+def where(condition: Tensor, x: Any, y: Any) -> Tensor:
+    """Elements of ``x`` where ``condition`` holds, of ``y`` elsewhere (broadcasting)."""
+    x = x if isinstance(x, Tensor) else Tensor(x)
+    y = y if isinstance(y, Tensor) else Tensor(y)
+    dtype = mstype.promote(x.dtype, y.dtype)
+    shape = tuple(np.broadcast_shapes(condition.shape, x.shape, y.shape))
+    return M.select(A.broadcast_to(condition, shape), A.broadcast_to(M.cast(x, dtype), shape),
+                    A.broadcast_to(M.cast(y, dtype), shape))
+
+
+# -- differentiation ------------------------------------------------------------------------
+def vjp(fn: Callable, inputs: Any, v: Any) -> tuple[Any, Any]:
+    """``(fn(*inputs), vᵀ·J)``: the outputs and the vector-Jacobian product for every input
+    (one Tensor when ``inputs`` is a single Tensor), as ``mindspore.ops.vjp``."""
+    single = isinstance(inputs, Tensor)
+    args = (inputs,) if single else tuple(inputs)
+    out, grads, _ = _value_and_grad(fn, args, (), v)
+    return out, grads[0] if single else grads
+
+
+def jvp(fn: Callable, inputs: Any, v: Any) -> tuple[Any, Any]:
+    """``(fn(*inputs), J·v)``: the outputs and the Jacobian-vector product, as
+    ``mindspore.ops.jvp``; computed as the derivative of a vector-Jacobian product with
+    respect to its vector (reverse mode applied twice)."""
+    single = isinstance(inputs, Tensor)
+    args = (inputs,) if single else tuple(inputs)
+    tangents = (v,) if single else tuple(v)
+    with _autodiff.paused():
+        out = fn(*args)
+    outs = out if isinstance(out, tuple) else (out,)
+
+    def pullback(*u: Tensor) -> tuple:
+        sens = u if isinstance(out, tuple) else u[0]
+        return _value_and_grad(fn, args, (), sens)[1]
+
+    units = tuple(M.zeros_like(o) for o in outs)
+    _, products, _ = _value_and_grad(pullback, units, (), tangents)
+    return out, products if isinstance(out, tuple) else products[0]
+
+
+def _positions(grad_position: Any, args: tuple) -> tuple[int, ...]:
+    positions = (grad_position,) if isinstance(grad_position, int) else tuple(grad_position)
+    for p in positions:
+        if not isinstance(p, int) or not 0 <= p < len(args) or not isinstance(args[p], Tensor):
+            raise ValueError(f"grad: grad_position {p!r} must name a Tensor input, and there "
+                             f"are {len(args)} inputs")
+    return positions
+
+
+def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None,
+                   has_aux: bool = False) -> Callable:
+    """MindSpore 2.x's ``value_and_grad``: a function returning ``(fn(*args), grads)``, the
+    gradients with respect to the inputs at ``grad_position`` (an int, a tuple, or None for
+    none) and, when given, the Parameters ``weights`` (then ``grads`` is a pair). With
+    ``has_aux`` only the first output of ``fn`` is differentiated."""
+    if not callable(fn):
+        raise TypeError(f"value_and_grad: fn must be callable, but got {type(fn).__name__}")
+    if grad_position is None and weights is None:
+        raise ValueError("value_and_grad: grad_position and weights cannot both be None")
+    params = [weights] if isinstance(weights, Parameter) else list(weights or ())
+
+    def run(*args: Any) -> tuple[Any, Any]:
+        aux: list[Any] = []
+
+        def first(*xs: Any) -> Any:
+            out = fn(*xs)
+            if not has_aux:
+                return out
+            if not isinstance(out, tuple) or len(out) < 2:
+                raise TypeError("value_and_grad(has_aux=True): fn must return a tuple of the "
+                                "value and auxiliary outputs")
+            aux.extend(out[1:])
+            return out[0]
+
+        out, input_grads, param_grads = _value_and_grad(first, args, params)
+        tensors = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        picked = None
+        if grad_position is not None:
+            chosen = tuple(input_grads[tensors.index(p)] for p in _positions(grad_position, args))
+            picked = chosen[0] if isinstance(grad_position, int) else chosen
+        grads = picked if weights is None else (
+            param_grads if grad_position is None else (picked, param_grads))
+        value = (out, *(stop_gradient(a) for a in aux)) if has_aux else out
+        return value, grads
+
+    return run
+
+
+def grad(fn: Callable, grad_position: Any = 0, weights: Any = None,
+         has_aux: bool = False) -> Callable:
+    """MindSpore 2.x's ``grad``: like :func:`value_and_grad`, returning only the gradients
+    (and the auxiliary outputs with ``has_aux``)."""
+    both = value_and_grad(fn, grad_position, weights, has_aux)
+
+    def run(*args: Any) -> Any:
+        value, grads = both(*args)
+        return (grads, value[1:]) if has_aux else grads
+
+    return run
+
+
+__all__ = ["depend", "flatten", "grad", "identity", "jvp", "list_getitem", "log_softmax",
+           "make_tuple", "mean", "ones", "partial", "scalar_cast", "scalar_to_array",
+           "scalar_to_tensor", "softmax", "stop_gradient", "tuple_getitem", "tuple_len",
+           "tuple_to_array", "unsqueeze", "value_and_grad", "vjp", "where", "zeros"]
