@@ -6,7 +6,8 @@ workspace and output buffers, so every buffer is planned once. Later calls copy 
 the planned input buffers, launch the recorded operators again on the one stream, and copy the
 outputs out. Parameters are used in place; if a Parameter's memory changes (a new array), the
 graph records again. A graph with a node that runs elsewhere (fallback_device_target) cannot be
-recorded: it runs node by node on every call.
+recorded, nor can one with control flow on tensor values (``Switch``, ``WhileLoop``): the branch
+taken is read back to the host at each call, so these run node by node, their subgraphs too.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from ember._executor import FallbackKernel
 from ember.backend import resolve_kernel
-from ember.graph.ir import Graph, Value, read_input
+from ember.graph.ir import Graph, Node, Value, read_input, subgraphs
 from ember_ascend.device import AscendDevice, DeviceArray, Recording
 from ember_ascend.executor import AscendExecutor
 
@@ -24,11 +25,17 @@ from ember_ascend.executor import AscendExecutor
 class CompiledGraph:
     """A graph ready to run on the Ascend device."""
 
-    def __init__(self, graph: Graph, device: AscendDevice) -> None:
+    def __init__(self, graph: Graph, device: AscendDevice, replay: bool = True) -> None:
         self.graph, self.device = graph, device
         eager = AscendExecutor(device)
-        self.kernels = [resolve_kernel(eager, node.prim) for node in graph.nodes]
-        self.replayable = not any(isinstance(k, FallbackKernel) for k in self.kernels)
+        #: None for a control-flow node, whose subgraphs run as their own CompiledGraphs
+        self.kernels = [None if subgraphs(node) else resolve_kernel(eager, node.prim)
+                        for node in graph.nodes]
+        self.subgraphs = {node.id: [CompiledGraph(g, device, replay=False)
+                                    for g in subgraphs(node)]
+                          for node in graph.nodes if subgraphs(node)}
+        self.replayable = replay and not any(
+            k is None or isinstance(k, FallbackKernel) for k in self.kernels)
         self.constants = {v.id: device.from_host(v.array) for v in graph.consts}
         self.recording: Recording | None = None
         self.inputs: list[DeviceArray] = []
@@ -37,10 +44,10 @@ class CompiledGraph:
         self.node_of_launch: list[int] = []
 
     def __call__(self, *arrays: DeviceArray) -> tuple[DeviceArray, ...]:
-        count = len(self.graph.inputs)
-        params = tuple(a.ptr for a in arrays[count:])
         if not self.replayable:
             return self._run(arrays, record=False)
+        count = len(self.graph.inputs)
+        params = tuple(a.ptr for a in arrays[count:])
         if self.recording is None or params != self.params:
             self._release()
             self.params = params
@@ -66,8 +73,13 @@ class CompiledGraph:
         with dev.recording() if record else contextlib.nullcontext() as rec:
             for index, (node, kernel) in enumerate(zip(graph.nodes, self.kernels)):
                 before = len(rec.launches) if rec is not None else 0
+                args = [read_input(x, env) for x in node.inputs]
+                if kernel is None:
+                    out = self._control_flow(node, args)
+                    env.update(zip((v.id for v in node.outputs), out))
+                    continue
                 try:
-                    out = kernel(*(read_input(x, env) for x in node.inputs))
+                    out = kernel(*args)
                 except Exception as exc:
                     raise self._failure(index, exc) from exc
                 if rec is not None:
@@ -78,6 +90,22 @@ class CompiledGraph:
             return tuple(results)
         self.recording, self.results = rec, results
         return self._copies(results)
+
+    def _control_flow(self, node: Node, args: list[Any]) -> tuple:
+        """Switch: the branch the index picks; WhileLoop: the body while the condition holds.
+        Each condition is read back to the host."""
+        graphs = self.subgraphs[node.id]
+        if node.prim.name == "Switch":
+            index = self.device.to_host(args[0]).item()
+            if not isinstance(index, bool):
+                index = min(max(int(index), 0), len(graphs) - 1)
+            return graphs[int(index)](*args[1:])
+        count = node.prim.count
+        test, body = graphs
+        carries, outside = tuple(args[:count]), args[count:]
+        while self.device.to_host(test(*carries, *outside)[0]).item():
+            carries = body(*carries, *outside)
+        return carries
 
     def _copies(self, results: list[DeviceArray]) -> tuple[DeviceArray, ...]:
         """The outputs in fresh arrays: the planned buffers are overwritten by the next call."""
