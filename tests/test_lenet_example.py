@@ -1,5 +1,5 @@
 """The main job, contrib/lenet/train.py, shortened: it loads the digits, trains with Model,
-writes a checkpoint and reports the test accuracy."""
+writes a checkpoint, reports the test accuracy and exports the network as ONNX."""
 
 from __future__ import annotations
 
@@ -14,8 +14,12 @@ import train  # noqa: E402
 
 
 def test_short_run_trains_checkpoints_and_reports_accuracy(capsys, tmp_path):
-    accuracy = train.main(["--epochs", "1", "--batch-size", "64", "--ckpt-dir", str(tmp_path)])
+    onnx = pytest.importorskip("onnx")
+    accuracy = train.main(["--epochs", "1", "--batch-size", "64", "--ckpt-dir", str(tmp_path),
+                           "--export", str(tmp_path / "lenet")])
     out = capsys.readouterr().out
+    assert f"exported: {tmp_path / 'lenet.onnx'}" in out
+    assert onnx.load(str(tmp_path / "lenet.onnx")).graph.input[0].name == "x"
     assert "LeNet-5 on 1437 training digits, device CPU, graph mode" in out
     assert "test accuracy:" in out
     assert 0.0 <= accuracy <= 1.0

@@ -2,10 +2,11 @@
 
 The 8x8 digit images (bundled with scikit-learn: nothing is downloaded) are upsampled to 32x32
 and split 80/20 into training and test sets. A checkpoint is written at the end of each epoch
-(the newest 2 are kept).
+(the newest 2 are kept). ``--export lenet.onnx`` also writes the trained network as an ONNX
+model (needs ``pip install onnx``), ``--export lenet.mindir`` as MindSpore's MindIR.
 
     python contrib/lenet/train.py [--device CPU] [--mode graph|pynative] [--epochs 40]
-                                  [--batch-size 32] [--ckpt-dir checkpoints]
+                                  [--batch-size 32] [--ckpt-dir checkpoints] [--export FILE]
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ def main(argv: list[str] | None = None) -> float:
     parser.add_argument("--lr", type=float, default=0.02)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ckpt-dir", default="checkpoints")
+    parser.add_argument("--export", default="", metavar="FILE",
+                        help="write the trained network into FILE: MindIR if it ends with "
+                        ".mindir, else ONNX")
     args = parser.parse_args(argv)
 
     mode = context.GRAPH_MODE if args.mode == "graph" else context.PYNATIVE_MODE
@@ -74,6 +78,10 @@ def main(argv: list[str] | None = None) -> float:
     accuracy = model.eval(test_set, dataset_sink_mode=False)["Accuracy"]
     print(f"checkpoint: {checkpoints.latest_ckpt_file_name}")
     print(f"test accuracy: {accuracy:.2%} on {len(test_y)} held-out digits")
+    if args.export:
+        path = ember.export(net, ember.Tensor(test_x[:1]), file_name=args.export,
+                            file_format="MINDIR" if args.export.endswith(".mindir") else "ONNX")
+        print(f"exported: {path}")
     return accuracy
 
 

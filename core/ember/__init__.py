@@ -1,6 +1,8 @@
 """Ember: MindSpore 1.6's Python API on pluggable device backends."""
 
-from ember import common, context, log, nn, ops, profiler
+import os as _os
+
+from ember import common, context, dump, log, nn, ops, profiler
 from ember.common import dtype
 from ember.common.api import jit, ms_function
 from ember.common.dtype import (
@@ -66,8 +68,11 @@ from ember.train import (
     Model,
     amp,
     build_train_network,
+    export,
+    load,
     load_checkpoint,
     load_param_into_net,
+    parse_print,
     save_checkpoint,
 )
 from ember.version import __version__
@@ -77,12 +82,16 @@ __all__ = [
     "LossScaleManager", "Model", "ParallelMode", "Parameter", "ParameterTuple", "Profiler",
     "RowTensor", "SparseTensor", "Tensor", "Type", "__version__", "amp", "bool_",
     "build_train_network", "byte", "common", "context", "double", "dtype", "dtype_to_nptype",
-    "dtype_to_pytype", "float16", "float32", "float64", "float_", "get_auto_parallel_context",
-    "get_context", "get_level", "get_log_config", "get_ps_context", "get_py_obj_dtype",
-    "get_seed", "grad", "half", "int8", "int16", "int32", "int64", "int_", "intc", "intp",
-    "issubclass_", "jit", "load_checkpoint", "load_param_into_net", "log", "ms_function", "nn",
-    "ops", "profiler", "pytype_to_dtype", "reset_auto_parallel_context", "reset_ps_context",
-    "run_check", "save_checkpoint", "set_auto_parallel_context", "set_context", "set_ps_context",
-    "set_seed", "short", "single", "tensor_type", "ubyte", "uint", "uint8", "uint16", "uint32",
-    "uint64", "uintc", "uintp", "ushort", "value_and_grad",
+    "dtype_to_pytype", "export", "float16", "float32", "float64", "float_",
+    "get_auto_parallel_context", "get_context", "get_level", "get_log_config", "get_ps_context",
+    "get_py_obj_dtype", "get_seed", "grad", "half", "int8", "int16", "int32", "int64", "int_",
+    "intc", "intp", "issubclass_", "jit", "load", "load_checkpoint", "load_param_into_net",
+    "log", "ms_function", "nn", "ops", "parse_print", "profiler", "pytype_to_dtype",
+    "reset_auto_parallel_context", "reset_ps_context", "run_check", "save_checkpoint",
+    "set_auto_parallel_context", "set_context", "set_ps_context", "set_seed", "short", "single",
+    "tensor_type", "ubyte", "uint", "uint8", "uint16", "uint32", "uint64", "uintc", "uintp",
+    "ushort", "value_and_grad",
 ]
+
+if _os.environ.get(dump.ENV):  # MindSpore reads its dump configuration when it starts
+    dump.start()

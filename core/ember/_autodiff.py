@@ -17,10 +17,11 @@ from ember.common.tensor import Tensor
 
 
 class _State:
-    __slots__ = ("recording",)
+    __slots__ = ("backward", "recording")
 
     def __init__(self) -> None:
         self.recording = 0  # how many gradients are being taken, nested
+        self.backward = 0  # how many backward passes are running (their ops: "Gradients/")
 
 
 state = _State()
@@ -136,19 +137,24 @@ def backward(roots: Sequence[Tensor], sens: Sequence[Tensor],
         if root._node is not None:
             accumulate(root, s)
     order = _topological(roots, stop)
-    for node in reversed(order):
-        outs = node.outputs()
-        douts = [grads.get(id(o)) for o in outs]
-        if all(d is None for d in douts):
-            continue
-        if type(node.out) is tuple:
-            dout: Any = tuple(F.zeros_like(o) if d is None else d for o, d in zip(outs, douts))
-        else:
-            dout = douts[0]
-        dins = node.prim.bprop(*node.inputs, node.out, dout)
-        for a, g in zip(node.inputs, dins):
-            if g is not None and isinstance(a, Tensor) and a._node is not None:
-                accumulate(a, g)
+    state.backward += 1
+    try:
+        for node in reversed(order):
+            outs = node.outputs()
+            douts = [grads.get(id(o)) for o in outs]
+            if all(d is None for d in douts):
+                continue
+            if type(node.out) is tuple:
+                dout: Any = tuple(F.zeros_like(o) if d is None else d
+                                  for o, d in zip(outs, douts))
+            else:
+                dout = douts[0]
+            dins = node.prim.bprop(*node.inputs, node.out, dout)
+            for a, g in zip(node.inputs, dins):
+                if g is not None and isinstance(a, Tensor) and a._node is not None:
+                    accumulate(a, g)
+    finally:
+        state.backward -= 1
     result = [grads.get(id(t)) for t in targets]
     if not state.recording:  # nothing outer can reach these nodes: break the cycles now
         for node in order:

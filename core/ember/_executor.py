@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 class _State:
-    __slots__ = ("eager", "fallbacks", "graph", "mode", "tracer", "transfers")
+    __slots__ = ("eager", "fallbacks", "graph", "mode", "observe", "tracer", "transfers")
 
     def __init__(self) -> None:
         self.eager: Any = None  # the PyNative executor, or the tracer while tracing
@@ -31,6 +31,9 @@ class _State:
         self.tracer: Any = None  # the Tracer while a graph is being traced
         self.transfers = 0  # tensors moved between devices, for tests and benchmarks
         self.fallbacks: Counter[str] = Counter()  # calls run by fallback_device_target
+        #: While the profiler or the dump observe: wraps a fetched PyNative executor so that
+        #: its kernels report each run (``ember._instrument``); None otherwise.
+        self.observe: Any = None
 
 
 state = _State()
@@ -38,7 +41,8 @@ state = _State()
 
 def load_eager() -> Any:
     """Fetch the PyNative executor of the current device_target from its plugin."""
-    state.eager = _load("ember_eager_executor", "a PyNative executor")
+    executor = _load("ember_eager_executor", "a PyNative executor")
+    state.eager = executor if state.observe is None else state.observe(executor)
     return state.eager
 
 

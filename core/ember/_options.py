@@ -14,6 +14,7 @@ import ipaddress
 import json
 import os
 import re
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from itertools import pairwise
@@ -271,6 +272,12 @@ def file_path(label: str, value: str) -> str:
     return value
 
 
+def timestamped(path: str) -> str:
+    """``path``, or ``path.<seconds since the epoch>`` when a file is there (MindSpore's rule for
+    print_file_path)."""
+    return f"{path}.{int(time.time())}" if path and os.path.exists(path) else path
+
+
 def absolute_path(label: str, value: str) -> str:
     """An absolute path."""
     if not os.path.isabs(value):
@@ -376,6 +383,8 @@ PROFILING_OPTIONS = fields(
 ENV_CONFIG = fields(
     Option("rdr", dict, {}, "Running Data Recorder.", fields(
         Option("enable", bool, False, "Record key data of training for fault diagnosis."),
+        Option("mode", int, 1, "1: record at a fault; 2: also at the normal end.",
+               one_of(1, 2)),
         Option("path", str, "", "Where the records are saved.", absolute_path),
     )),
     Option("sys", dict, {}, "System settings.", fields(
@@ -459,22 +468,26 @@ CONTEXT = _table(
     # debugging
     Option("save_graphs", bool, False, "Write the IR of each compile stage."),
     Option("save_graphs_path", str, ".", "Directory the graphs are written to.", directory),
-    Option("enable_dump", bool, False, "Dump operator data.", platforms=ASCEND,
-           deprecated=_DUMP),
-    Option("save_dump_path", str, ".", "Directory of the dumps.", directory, platforms=ASCEND,
-           deprecated=_DUMP),
-    Option("enable_profiling", bool, False, "Collect profiling data.", platforms=ASCEND,
-           deprecated=_PROFILER),
+    Option("enable_dump", bool, False,
+           "Dump the ops' inputs and outputs (ember.dump): as MINDSPORE_DUMP_CONFIG says, or "
+           "every op into save_dump_path.", deprecated=_DUMP),
+    Option("save_dump_path", str, ".", "Directory of the dumps.", directory, deprecated=_DUMP),
+    Option("enable_profiling", bool, False,
+           "Profile the process (ember.Profiler) into profiling_options' output until set to "
+           "False or the process ends.", deprecated=_PROFILER),
     Option("profiling_options", str, "",
            "Profiling options as a JSON object with keys output, training_trace, task_trace, "
-           "aicpu ('on'/'off'), fp_point, bp_point and aic_metrics; empty: not set.",
-           json_text(PROFILING_OPTIONS), platforms=ASCEND, deprecated=_PROFILER),
+           "aicpu ('on'/'off'), fp_point, bp_point and aic_metrics; empty: not set. The "
+           "Profiler reads output, fp_point and bp_point; the rest are Ascend's.",
+           json_text(PROFILING_OPTIONS), deprecated=_PROFILER),
     Option("print_file_path", str, "",
-           "File that ops.Print appends its text to instead of the screen; empty: the screen. "
-           "Honoured on every backend (ops.Print runs in the core).", file_path),
+           "File that ops.Print writes to instead of the screen, as MindSpore's print protobuf "
+           "(read it with ember.parse_print); if the file exists, '.<seconds since the epoch>' "
+           "is appended to the name. Empty: the screen.", file_path, encode=timestamped),
     Option("env_config_path", str, "",
-           'JSON file of environment settings: {"rdr": {"enable": bool, "path": absolute '
-           'path}, "sys": {"mem_reuse": bool}}; empty: not set.', json_file(ENV_CONFIG)),
+           'JSON file of environment settings: {"rdr": {"enable": bool, "mode": 1 or 2, '
+           '"path": absolute path}, "sys": {"mem_reuse": bool}}; empty: not set. See '
+           'ember.rdr.', json_file(ENV_CONFIG)),
     Option("precompile_only", bool, False, "Compile networks without running them."),
     Option("reserve_class_name_in_scope", bool, True,
            "Keep cell class names in scope names (Default/net-Net1 rather than Default/net)."),

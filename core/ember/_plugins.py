@@ -226,3 +226,15 @@ def context_committed(changes: dict[str, Any]) -> None:
         from ember._executor import forget_executors
 
         forget_executors()
+    if "enable_profiling" in changes:
+        from ember import profiler
+
+        profiler.context_profiling(changes["enable_profiling"])
+    if "enable_dump" in changes or "save_dump_path" in changes:
+        from ember import context, dump
+
+        dump.context_dump(context.get_context("enable_dump"))
+    if "env_config_path" in changes:
+        from ember import rdr
+
+        rdr.configure(changes["env_config_path"])

@@ -71,8 +71,9 @@ def ember_graph_executor(device_target: str, context: dict[str, Any]) -> Any:
     an object with ``device`` (as the PyNative executor's) and ``compile(graph)``, which turns
     an ``ember.graph.ir.Graph`` into a callable taking the arrays of ``graph.inputs`` then
     ``graph.params`` and returning a tuple with the arrays of the graph outputs that are
-    Values. Get kernels through ``ember.backend.resolve_kernel`` so that
-    fallback_device_target applies.
+    Values. ``compile(graph, wrap=fn)`` (used while the profiler or the dump observe) calls
+    ``fn(node, kernel)`` once per node and runs the kernel it returns in the node's place. Get
+    kernels through ``ember.backend.resolve_kernel`` so that fallback_device_target applies.
 
     Control flow on tensor values arrives as nodes whose primitive holds subgraphs
     (``ember.graph.ir.subgraphs(node)``), which have no kernel: ``Switch`` (inputs: a
@@ -99,9 +100,13 @@ def ember_context_changed(device_target: str, changes: dict[str, Any]) -> None:
 
 @hookspec(firstresult=True)
 def ember_profiler_start(device_target: str, output_path: str) -> Any:
-    """Start collecting a performance profile on ``device_target``, or return None if not yours.
+    """Start a profiling session on ``device_target``, or return None if not yours.
 
-    Called by ``ember.profiler.Profiler.start()``; ``output_path`` is a directory that exists.
-    Return an object whose ``stop()`` ends the collection, writes the profile under
-    ``output_path`` and returns the paths of the files it wrote. First non-None result wins.
+    Called by ``ember.profiler.Profiler.start()``. The core times every primitive itself (in
+    PyNative through the executor's kernels, in GRAPH_MODE through the graph executor's
+    ``compile(graph, wrap=...)``) and writes the trace and tables into ``output_path``. Return
+    an object with ``synchronize``: None when a kernel has finished its work when it returns,
+    else a function waiting for the device (called after each op, so its time covers the
+    device's work); and ``stop()``, ending the session and returning the paths of any files
+    of its own it wrote under ``output_path``. First non-None result wins.
     """

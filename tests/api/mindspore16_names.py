@@ -176,10 +176,6 @@ _exclude("pipeline/model parallelism, device queues and multi-device normalizati
          "ember.train.merge_sliced_parameter", "ember.train.load_distributed_checkpoint",
          "ember.parallel", "ember.communication", "ember.set_fl_context",
          "ember.get_fl_context")
-_exclude("MindIR/AIR/ONNX export and loading, GraphCell and parse_print of Ascend dump files: "
-         "ember has no MindIR serializer yet",
-         "ember.export", "ember.load", "ember.parse_print", "ember.train.export",
-         "ember.train.load", "ember.train.parse_print", "ember.nn.GraphCell")
 _exclude("MindRecord files and mindspore.numpy: separate sub-packages outside this issue",
          "ember.mindrecord", "ember.numpy")
 _exclude("dataset sinking helpers of Ascend/GPU device queues",

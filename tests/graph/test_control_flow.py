@@ -368,6 +368,19 @@ def test_branches_must_agree_and_the_error_names_the_line():
         Mismatch()(f32([1.0, 2.0]))
 
 
+def test_returns_of_different_shapes_are_named_as_the_returned_value():
+    class Returns(nn.Cell):
+        def construct(self, x):
+            if ops.reduce_sum(x) > 0:
+                return ops.reduce_sum(x)
+            return x
+
+    context.set_context(mode=context.GRAPH_MODE)
+    with pytest.raises(GraphCompileError, match=r"test_control_flow.py:\d+: the returned value "
+                                                r"is Tensor\(shape=\[2\]"):
+        Returns()(f32([1.0, 2.0]))
+
+
 def test_loop_carries_keep_their_shape_and_dtype():
     class Grow(nn.Cell):
         def construct(self, x):

@@ -53,7 +53,8 @@ def build(name: str = "construct", scope_prefix: str = "Default") -> Graph:
 
 
 # -- the text -------------------------------------------------------------------------------
-def test_write_stage_file_names(tmp_path):
+def test_write_stage_file_names(tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)  # as without Graphviz
     graph = build()
     folder = tmp_path / "ir" / "rank_0"
     paths = write_stage(graph, folder, 3, "parse")
@@ -173,7 +174,10 @@ def test_dot_escapes_names():
 @pytest.mark.parametrize("kwargs", [{}, {"name": 'odd "name" \\ {x}', "scope_prefix": 'a"b\\'}])
 def test_dot_renders_with_graphviz(tmp_path, kwargs):
     graph = build(**kwargs)
-    _, dot_path = write_stage(graph, tmp_path, 0, "parse")
+    paths = write_stage(graph, tmp_path, 0, "parse")
+    dot_path = paths[1]
+    assert [p.name for p in paths] == ["00_parse.ir", "00_parse.dot", "00_parse.svg"]
+    assert paths[2].read_text().lstrip().startswith("<?xml")
     done = subprocess.run(["dot", "-Tsvg", str(dot_path)], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr

@@ -52,16 +52,19 @@ class _Step:
 class _Program:
     """One graph (the function, or a subgraph) ready to interpret."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, wrap: Any = None) -> None:
         self.graph = graph
         self.arguments = [v.id for v in (*graph.inputs, *graph.params)]
         self.constants = {v.id: DEVICE.from_host(v.array) for v in graph.consts}
         self.results = [v.id for v in graph.outputs if isinstance(v, Value)]
         #: node id -> the programs of its subgraphs, for control-flow nodes
-        self.subprograms = {node.id: [_Program(g) for g in subgraphs(node)]
+        self.subprograms = {node.id: [_Program(g, wrap) for g in subgraphs(node)]
                             for node in graph.nodes if subgraphs(node)}
         kernels = [None if subgraphs(node) else resolve_kernel(_EAGER, node.prim)
                    for node in graph.nodes]
+        if wrap is not None:  # the profiler or the dump observe each node
+            kernels = [k if k is None else wrap(node, k)
+                       for node, k in zip(graph.nodes, kernels, strict=True)]
         last_read: dict[int, int] = {}
         for i, node in enumerate(graph.nodes):
             for value in _values(node.inputs):
@@ -116,9 +119,9 @@ class _Program:
 class CompiledGraph:
     """A graph ready to run on the Template device."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, wrap: Any = None) -> None:
         self.graph = graph
-        self.program = _Program(graph)
+        self.program = _Program(graph, wrap)
 
     def __call__(self, *arrays: DeviceArray) -> tuple[DeviceArray, ...]:
         return self.program.run(arrays, self.graph.name)
@@ -136,8 +139,8 @@ class GraphExecutor:
     name = "Template"
     device = DEVICE
 
-    def compile(self, graph: Graph) -> CompiledGraph:
-        return CompiledGraph(graph)
+    def compile(self, graph: Graph, wrap: Any = None) -> CompiledGraph:
+        return CompiledGraph(graph, wrap)
 
 
 def _values(inputs: Any) -> list[Value]:

@@ -18,8 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from ember import _autodiff
+from ember import _autodiff, rdr
 from ember._executor import load_graph, state, to_device
+from ember._instrument import GraphWatch
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 from ember.graph import passes, serialize
@@ -82,17 +83,39 @@ class CompiledFunction:
     def __init__(self, graph: Graph, runner: Callable[..., Any], executor: Any) -> None:
         self.graph = graph
         self.runner = runner
+        self.executor = executor
         self.device = executor.device
         self.params = [v.param for v in graph.params]
+        self.graph_id = _counters["compiles"]
+        self.watched: Any = None  # (GraphWatch, runner) once the profiler or dump observes
 
     def __call__(self, args: tuple) -> Any:
         device = self.device
+        inputs = graph_inputs(args)
         arrays = [a._data if a._device is device else to_device(a, device)
-                  for a in (*graph_inputs(args), *self.params)]
-        results = iter(self.runner(*arrays))
+                  for a in (*inputs, *self.params)]
+        runner = self.runner if state.observe is None else self._watched_runner()
+        if rdr.state.path is not None:
+            rdr.note_call(self.graph, inputs)
+        try:
+            results = iter(runner(*arrays))
+        except Exception as exc:
+            rdr.fault(exc, self.graph)
+            raise
         leaves = [Tensor._make(next(results), v.dtype, v.shape, device)
                   if isinstance(v, Value) else v for v in self.graph.outputs]
         return unflatten(self.graph.out_tree, leaves)
+
+    def _watched_runner(self) -> Callable[..., Any]:
+        """The graph compiled with each node's kernel observed (``ember._instrument``);
+        each call is one more step."""
+        if self.watched is None:
+            to_host = self.device.to_host if self.device is not None else (lambda a: a)
+            watch = GraphWatch(self.graph, self.graph_id, to_host)
+            self.watched = watch, self.executor.compile(self.graph, wrap=watch)
+        watch, runner = self.watched
+        watch.step += 1
+        return runner
 
 
 def _evaluate(node: Node, arrays: list[Any]) -> list[np.ndarray]:
@@ -125,11 +148,21 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
     if save and context.get_auto_parallel_context("device_num") > 1:
         directory /= f"rank_{context.get_auto_parallel_context('global_rank')}"
     stage = 0
+    stages: list[str] = []  # what each stage did, for NN_<name>_passes.txt
+    previous = ""
 
     def write(graph: Graph, label: str) -> None:
-        nonlocal stage
+        """Write a stage when it changed the graph (the first always)."""
+        nonlocal stage, previous
         if save:
-            dump.write_stage(graph, directory, _counters["dumps"], f"{name}_{stage:02d}_{label}")
+            text = dump.render_text(graph)
+            if text == previous:
+                stages.append(f"{stage:02d}_{label}: unchanged, not written")
+            else:
+                dump.write_stage(graph, directory, _counters["dumps"],
+                                 f"{name}_{stage:02d}_{label}")
+                stages.append(f"{stage:02d}_{label}: {len(graph.nodes)} nodes")
+            previous = text
         stage += 1
 
     cache_file = _cache_file(fn, args, name, root)
@@ -146,6 +179,9 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
         _save_cached(graph, cache_file)
     executor = load_graph()
     runner = executor.compile(graph)
+    if save:
+        (directory / f"{_counters['dumps']:02d}_{name}_passes.txt").write_text(
+            "".join(f"{line}\n" for line in stages))
     if save and getattr(runner, "source", None):
         (directory / f"{_counters['dumps']:02d}_{name}_backend.py").write_text(runner.source)
     _counters["compiles"] += 1

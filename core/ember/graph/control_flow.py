@@ -328,7 +328,7 @@ def _unify(subs: Sequence[_Sub], names: Sequence[str], what: str, where: str) ->
     result: list[Any] = []
     keep: list[int] = []
     for i in range(len(first)):
-        name = names[i] if i < len(names) else f"output {i}"
+        name = _shown(names[i]) if i < len(names) else f"output {i}"
         items = [s.outputs[i] for s in subs]
         if any(isinstance(x, Undefined) for x in items):
             result.append(Undefined(name))
@@ -356,6 +356,16 @@ def _unify(subs: Sequence[_Sub], names: Sequence[str], what: str, where: str) ->
     for s in subs:
         s.graph.outputs = [s.outputs[i] for i in keep]
     return result
+
+
+def _shown(name: str) -> str:
+    """A variable's name as errors show it (those the conversion adds, by what they hold)."""
+    for prefix, shown in (("__ember_ret_", "the returned value"),
+                          ("__ember_break_", "the break flag"),
+                          ("__ember_continue_", "the continue flag")):
+        if name.startswith(prefix):
+            return shown
+    return name
 
 
 def _fill(result: list[Any], values: Sequence[Any]) -> list[Any]:
@@ -463,7 +473,7 @@ def _while_node(cond_fn: Callable[..., Any], body_fn: Callable[..., Any], vals: 
                                 f"values for {len(vals)} loop variables")
     body_outputs = []
     for i, out in enumerate(body_sub.outputs):
-        name = names[i] if i < len(names) else f"loop variable {i}"
+        name = _shown(names[i]) if i < len(names) else f"loop variable {i}"
         if i in carried:
             like = carries[carried.index(i)]
             spec = Value(-1, "input", like.shape, like.dtype)

@@ -7,12 +7,17 @@ output specs, then scope and source::
 
 A control-flow node names its subgraphs (``{graphs=('Net/branch0_7', 'Net/branch1_9')}``);
 each follows the graph in the same file, as a section of its own (``# Subgraph: ...``). In the
-``.dot`` each subgraph is a cluster, linked by a dotted edge from the node that runs it.
+``.dot`` each subgraph is a cluster, linked by a dotted edge from the node that runs it. The
+``.dot`` file also groups a training graph's nodes into forward, backward (scopes under
+``Gradients/``) and optimizer (in-place updates) clusters, and is rendered to ``.svg`` when
+Graphviz's ``dot`` is installed.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -97,10 +102,21 @@ def _shape(value: Value) -> str:
     return f"{list(value.shape)} {value.dtype}"
 
 
+def phase_of(node: Node) -> str:
+    """Which part of a training step ``node`` belongs to: forward, backward or optimizer."""
+    if type(node.prim).__module__.endswith("optim_ops"):
+        return "optimizer"
+    return "backward" if node.scope.startswith("Gradients/") else "forward"
+
+
+_CLUSTERS = {"forward": "lightblue", "backward": "mistyrose", "optimizer": "honeydew"}
+
+
 def render_dot(graph: Graph) -> str:
     """``graph`` as a Graphviz digraph: ellipses for inputs, params and consts, a box per
-    node (its scope and source as tooltip), edges for data flow, and the return; each
-    subgraph a cluster, reached by a dotted edge from its control-flow node."""
+    node (its scope and source as tooltip; in clusters by phase when the graph has a backward
+    or optimizer part), edges for data flow, and the return; each subgraph a cluster, reached
+    by a dotted edge from its control-flow node."""
     lines = [f"digraph {_q(graph.name)} {{", "  rankdir=TB;",
              '  node [fontname="monospace", fontsize=10];']
     lines += _dot_body(graph, "  ")
@@ -119,10 +135,20 @@ def _dot_body(graph: Graph, pad: str) -> list[str]:
                          f"label={_q(title + _NL + _shape(v))}];")
             producer[v.id] = f"v{v.id}"
     ret = "ret" if graph.parent is None else _q(f"ret:{graph.name}")
+    boxes = {node.id: f"n{node.id} [shape=box, label="
+             f"{_q(_NL.join([node.prim.name, *(_shape(v) for v in node.outputs)]))}, "
+             f"tooltip={_q(node.scope + _NL + node.source)}];" for node in graph.nodes}
+    phases: dict[str, list[int]] = {}
+    for node in graph.nodes if graph.parent is None else ():
+        phases.setdefault(phase_of(node), []).append(node.id)
+    clustered = len(phases) > 1
+    for phase, ids in phases.items() if clustered else ():
+        lines += [f"{pad}subgraph cluster_{phase} {{", f"{pad}  label={_q(phase)};",
+                  f'{pad}  style=filled; color="{_CLUSTERS[phase]}";',
+                  *(f"{pad}  {boxes[i]}" for i in ids), f"{pad}}}"]
     for node in graph.nodes:
-        label = _NL.join([node.prim.name, *(_shape(v) for v in node.outputs)])
-        lines.append(f"{pad}n{node.id} [shape=box, label={_q(label)}, "
-                     f"tooltip={_q(node.scope + _NL + node.source)}];")
+        if not clustered:
+            lines.append(pad + boxes[node.id])
         lines += [pad + _edge(producer, x, f"n{node.id}") for x in node.tensor_inputs()]
         producer.update((v.id, f"n{node.id}") for v in node.outputs)
         for sub in subgraphs(node):
@@ -148,7 +174,8 @@ def _edge(producer: dict[int, str], value: Value, to: str) -> str:
 def write_stage(graph: Graph, directory: str | os.PathLike[str], index: int,
                 stage: str) -> list[Path]:
     """Write ``NN_<stage>.ir`` and ``NN_<stage>.dot`` into ``directory`` (made if missing),
-    each atomically; returns their paths."""
+    each atomically, and ``NN_<stage>.svg`` when Graphviz's ``dot`` is installed; returns
+    their paths."""
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -156,4 +183,10 @@ def write_stage(graph: Graph, directory: str | os.PathLike[str], index: int,
         path = folder / f"{index:02d}_{stage}{suffix}"
         write_atomic(path, text.encode("utf-8"), durable=False)
         paths.append(path)
+    dot = shutil.which("dot")
+    if dot is not None:
+        svg = paths[1].with_suffix(".svg")
+        subprocess.run([dot, "-Tsvg", str(paths[1]), "-o", str(svg)], check=True, timeout=120,
+                       capture_output=True)
+        paths.append(svg)
     return paths

@@ -15,6 +15,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+from ember import _autodiff
 from ember._executor import state
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
@@ -76,6 +77,8 @@ class Tracer:
         spec = prim.infer(*symbolic)
         multi = type(spec) is list
         scope = self.scopes.get(id(self.cells[-1]), "Default") if self.cells else "Default"
+        if _autodiff.state.backward:  # as MindSpore names the nodes of a backward pass
+            scope = f"Gradients/{scope}"
         node = Node(self.graph.new_id(), prim, list(arrays),
                     scope=f"{scope}/{prim.name}-op{self.op_count[0]}", source=user_frame(),
                     multi=multi)

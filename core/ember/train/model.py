@@ -8,6 +8,7 @@ import time
 import warnings
 from typing import Any
 
+from ember import rdr
 from ember.common.tensor import Tensor
 from ember.nn.cell import Cell
 from ember.train.amp import build_train_network
@@ -184,7 +185,11 @@ class Model:
                 params.cur_step_num += 1
                 params.train_dataset_element = data
                 callback.step_begin(context)
-                params.net_outputs = self._train_network(*data)
+                try:
+                    params.net_outputs = self._train_network(*data)
+                except Exception as exc:
+                    rdr.fault(exc, inputs=data)
+                    raise
                 callback.step_end(context)
                 progress.step(params.net_outputs)
                 if context.get_stop_requested():

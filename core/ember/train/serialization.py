@@ -27,9 +27,9 @@ from ember.common import dtype as mstype
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 from ember.nn.cell import Cell
-from ember.train._checkpoint_proto import Checkpoint, DecodeError
+from ember.train._checkpoint_proto import Checkpoint, DecodeError, Print
 
-__all__ = ["load_checkpoint", "load_param_into_net", "save_checkpoint"]
+__all__ = ["load_checkpoint", "load_param_into_net", "parse_print", "save_checkpoint"]
 
 _SLICE_BYTES = 512 * 1024 * 1024  # MindSpore's SLICE_SIZE: larger tensors are split
 
@@ -261,8 +261,13 @@ def _filtered(name: str, prefixes: tuple[str, ...]) -> bool:
 
 def _decode_entry(path: str, tag: str, values: Sequence[Any]) -> Parameter:
     """A Parameter from the consecutive Values (slices) that carry ``tag``."""
-    where = f"checkpoint file {path}: entry '{tag}'"
-    tensors = [value.tensor for value in values]
+    array = _decode_array(f"checkpoint file {path}: entry '{tag}'",
+                          [value.tensor for value in values])
+    return Parameter(array, name=tag, requires_grad=True)
+
+
+def _decode_array(where: str, tensors: Sequence[Any]) -> np.ndarray:
+    """The array held by TensorProtos (the slices of one tensor), validated."""
     dims, tensor_type = list(tensors[0].dims), tensors[0].tensor_type
     if any(list(t.dims) != dims or t.tensor_type != tensor_type for t in tensors[1:]):
         raise ValueError(f"{where} is split into slices whose dims or tensor_type differ")
@@ -284,7 +289,7 @@ def _decode_entry(path: str, tag: str, values: Sequence[Any]) -> Parameter:
     if dtype is mstype.bool_ and content and np.frombuffer(content, np.uint8).max() > 1:
         raise ValueError(f"{where} is Bool but holds bytes other than 0 and 1")
     array = np.frombuffer(content, dtype.np_dtype.newbyteorder("<")).reshape(shape)
-    return Parameter(array.astype(dtype.np_dtype), name=tag, requires_grad=True)
+    return array.astype(dtype.np_dtype)
 
 
 def _decode(path: str, content: bytes, prefixes: tuple[str, ...]) -> dict[str, Parameter]:
@@ -440,3 +445,42 @@ def load_param_into_net(net: Cell, parameter_dict: dict[str, Parameter],
         warnings.warn(f"{func}: parameter_dict entries that the net has no parameter for: "
                       f"{unexpected}", stacklevel=2)
     return not_loaded
+
+
+# -- ops.Print to a file (print_file_path) --------------------------------------------------------
+def print_message(items: Sequence[Tensor | str]) -> bytes:
+    """One ``Print`` message: a ``desc`` per string, a ``TensorProto`` per Tensor."""
+    message = Print()
+    for item in items:
+        value = message.value.add()
+        if isinstance(item, Tensor):
+            record = _record("", item)
+            value.tensor.dims.extend(record.dims)
+            value.tensor.tensor_type = record.tensor_type
+            value.tensor.tensor_content = record.content
+        else:
+            value.desc = item
+    return message.SerializeToString()
+
+
+def parse_print(print_file_name: str | os.PathLike) -> list[Tensor | str]:
+    """What ``ops.Print`` wrote to ``print_file_path``: its strings and Tensors, in order, as
+    ``mindspore.parse_print``."""
+    path = os.fspath(print_file_name)
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        raise ValueError(f"parse_print: the print file {path!r} does not exist or is empty")
+    message = Print()
+    try:
+        with open(path, "rb") as f:
+            message.ParseFromString(f.read())
+    except DecodeError as exc:
+        raise ValueError(f"parse_print: {path!r} is not a print file (truncated or "
+                         f"corrupted): {exc}") from None
+    items: list[Tensor | str] = []
+    for number, value in enumerate(message.value):
+        if value.HasField("tensor"):
+            items.append(Tensor(_decode_array(f"print file {path!r}: item {number}",
+                                              [value.tensor])))
+        else:
+            items.append(value.desc)
+    return items

@@ -79,15 +79,18 @@ class GraphExecutor:
     device = None
     name = "CPU"
 
-    def compile(self, graph: Graph) -> CompiledGraph:
-        return _Generator(graph).build()
+    def compile(self, graph: Graph, wrap: Callable[..., Any] | None = None) -> CompiledGraph:
+        """``wrap(node, kernel)``, when given, replaces each node's kernel (the profiler and
+        the dump observe the nodes through it)."""
+        return _Generator(graph, wrap).build()
 
 
 class _Generator:
     """Writes the source of one graph's function and the globals it needs."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, wrap: Callable[..., Any] | None = None) -> None:
         self.graph = graph
+        self.wrap = wrap
         self.globals: dict[str, Any] = {}
         self.names: dict[int, str] = {}  # value id -> its name in the source
         self.kinds: dict[int, str] = {}  # value id -> kind, for the values of this graph
@@ -278,12 +281,13 @@ class _Generator:
 
     def kernel(self, node: Node) -> Callable[..., Any]:
         try:
-            return resolve_kernel(_EAGER, node.prim)
+            kernel = resolve_kernel(_EAGER, node.prim)
         except MissingKernelError as err:
             if hasattr(err, "add_note"):  # Python 3.11+
                 err.add_note(f"used at {node.source or '<unknown>'} (scope {node.scope}) in "
                              f"graph {self.graph.name!r}")
             raise
+        return kernel if self.wrap is None else self.wrap(node, kernel)
 
 
 class _Failure:

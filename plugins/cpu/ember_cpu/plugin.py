@@ -38,4 +38,4 @@ def ember_profiler_start(device_target: str, output_path: str) -> object | None:
         return None
     from ember_cpu.profiler import HostProfile
 
-    return HostProfile(output_path)
+    return HostProfile()

@@ -35,7 +35,8 @@ from ember_gpu.kernels.python import python_call
 class CompiledGraph:
     """A graph ready to run: call it with the input arrays, then the parameter variables."""
 
-    def __init__(self, graph: Graph, device: TfDevice) -> None:
+    def __init__(self, graph: Graph, device: TfDevice,
+                 wrap: Callable[..., Any] | None = None) -> None:
         tf = device.tf
         self.graph = graph
         self.device = device
@@ -47,6 +48,13 @@ class CompiledGraph:
         #: uses a TensorFlow op XLA lacks (its kernel says ``xla = False``).
         self.jit = not any(getattr(k, "calls_python", False) or not getattr(k, "xla", True)
                            for k in self.kernels.values())
+        #: Observed (``wrap``: the profiler or the dump): the nodes run eagerly, one by one,
+        #: each kernel wrapped, so that each node's time and values are seen.
+        self.eager = wrap is not None
+        if wrap is not None:
+            nodes = {node.id: node for g in walk(graph) for node in g.nodes}
+            self.kernels = {i: wrap(nodes[i], k) for i, k in self.kernels.items()}
+            self.jit = False
         self.function = tf.function(self._body, jit_compile=True if self.jit else None,
                                     autograph=False)
         self._concrete: Any = None
@@ -121,6 +129,8 @@ class CompiledGraph:
         # The concrete function traced for this call's signature (the core compiles a graph per
         # input signature): calling it directly skips tf.function's per-call matching of every
         # argument, ~45 us an argument for the Parameters' variables.
+        if self.eager:
+            return self._body(*self._inputs(arrays))
         if self._concrete is None:
             self._concrete = self.function.get_concrete_function(*self._inputs(arrays))
         try:
@@ -171,5 +181,7 @@ class GraphExecutor:
     def __init__(self, device: TfDevice) -> None:
         self.device = device
 
-    def compile(self, graph: Graph) -> CompiledGraph:
-        return CompiledGraph(graph, self.device)
+    def compile(self, graph: Graph, wrap: Callable[..., Any] | None = None) -> CompiledGraph:
+        """``wrap(node, kernel)``, when given, replaces each node's kernel, and the graph runs
+        node by node (the profiler and the dump observe the nodes through it)."""
+        return CompiledGraph(graph, self.device, wrap)

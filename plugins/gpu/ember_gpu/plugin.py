@@ -103,6 +103,7 @@ def ember_context_changed(device_target: str, changes: dict[str, Any]) -> None:
 def ember_profiler_start(device_target: str, output_path: str) -> Any:
     if device_target != DEVICE_TARGET:
         return None
+    from ember_gpu.device import import_tensorflow
     from ember_gpu.profiler import TfProfile
 
-    return TfProfile(output_path)
+    return TfProfile(import_tensorflow())

@@ -104,8 +104,7 @@ class Print:
 
         def show(*values: Tensor) -> tuple:
             given = iter(values)
-            _write("\n".join(_printed(next(given)) if isinstance(x, Tensor) else str(x)
-                             for x in inputs))
+            _write([next(given) if isinstance(x, Tensor) else str(x) for x in inputs])
             return ()
 
         call_python(show, tensors, (), "Print")
@@ -116,12 +115,17 @@ def _printed(x: Tensor) -> str:
     return tensor_repr(x.asnumpy(), x.dtype, comma=False)
 
 
-def _write(text: str) -> None:
+def _write(items: list[Tensor | str]) -> None:
+    """To stdout as text, or to ``print_file_path`` as one more ``Print`` protobuf message
+    (``ember.parse_print`` reads them back)."""
     from ember import context
 
     path = context.get_context("print_file_path")
     if path:
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(text + "\n")
+        from ember.train.serialization import print_message
+
+        with open(path, "ab") as f:
+            f.write(print_message(items))
     else:
-        sys.stdout.write(text + "\n")
+        sys.stdout.write("\n".join(_printed(x) if isinstance(x, Tensor) else x
+                                   for x in items) + "\n")
