@@ -234,7 +234,6 @@ class AscendDevice:
             raise ValueError(f"device_id {self.device_id} names no Ascend device: "
                              f"{count} visible (device_id 0 to {count - 1})")
         self.started_with["device_id"] = self.device_id
-        self.profiling: int | None = None
         driver.set_device(self.device_id)
         self.soc = driver.soc_name()
         self.stream = driver.create_stream()
@@ -243,7 +242,7 @@ class AscendDevice:
         self.name = f"Ascend {self.soc} (device {self.device_id})"
         self.recording_now: Recording | None = None
         self.cube = drv.CUBE_KEEP_DTYPE
-        self.apply({k: context[k] for k in ("enable_reduce_precision", "enable_profiling")})
+        self.apply({"enable_reduce_precision": context["enable_reduce_precision"]})
 
     def apply(self, values: dict[str, Any]) -> None:
         """Apply the context keys that can change while the device runs."""
@@ -257,8 +256,6 @@ class AscendDevice:
             self.cube = (drv.CUBE_ALLOW_FP32_DOWN if first_generation(self.soc)
                          else drv.CUBE_KEEP_DTYPE)
 
-        if "enable_profiling" in values or "profiling_options" in values:
-            self._profile(values)
         if "max_device_memory" in values or "variable_memory_max_size" in values:
             limit, key = memory_limit(values)
             if limit < self.pool.allocated:
@@ -267,21 +264,6 @@ class AscendDevice:
                 raise ValueError(f"set_context({key}={values[key]!r}): the Ascend backend "
                                  f"already holds {self.pool.allocated} bytes of device memory")
             self.pool.limit, self.pool.limit_key = limit, key
-
-    def _profile(self, values: dict[str, Any]) -> None:
-        """Start aclprof (enable_profiling=True, with profiling_options) or stop it."""
-        from ember import context
-        from ember_ascend.plugin import profiling_request
-
-        def value(key: str) -> Any:
-            return values[key] if key in values else context.get_context(key)
-
-        if self.profiling is not None:
-            self.driver.prof_stop(self.profiling)
-            self.profiling = None
-        if value("enable_profiling"):
-            request = profiling_request(value("profiling_options"))
-            self.profiling = self.profile(request["path"], request["metrics"], request["mask"])
 
     def profile(self, path: str, metrics: int, mask: int) -> int:
         """Start aclprof on this device, writing under ``path``: its configuration handle."""

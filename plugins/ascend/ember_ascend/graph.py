@@ -5,14 +5,16 @@ device records: each aclnn executor is made repeatable and kept with its argumen
 workspace and output buffers, so every buffer is planned once. Later calls copy the inputs into
 the planned input buffers, launch the recorded operators again on the one stream, and copy the
 outputs out. Parameters are used in place; if a Parameter's memory changes (a new array), the
-graph records again. A graph with a node that runs elsewhere (fallback_device_target) cannot be
-recorded, nor can one with control flow on tensor values (``Switch``, ``WhileLoop``): the branch
-taken is read back to the host at each call, so these run node by node, their subgraphs too.
+graph records again. A graph with a node that runs elsewhere (fallback_device_target), one
+compiled with ``wrap`` (the profiler observing its nodes) and one with control flow on tensor
+values (``Switch``, ``WhileLoop``: the branch taken is read back to the host at each call)
+cannot be recorded: they run node by node, their subgraphs too.
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 from ember._executor import FallbackKernel
@@ -25,16 +27,20 @@ from ember_ascend.executor import AscendExecutor
 class CompiledGraph:
     """A graph ready to run on the Ascend device."""
 
-    def __init__(self, graph: Graph, device: AscendDevice, replay: bool = True) -> None:
+    def __init__(self, graph: Graph, device: AscendDevice, replay: bool = True,
+                 wrap: Callable[..., Any] | None = None) -> None:
         self.graph, self.device = graph, device
         eager = AscendExecutor(device)
         #: None for a control-flow node, whose subgraphs run as their own CompiledGraphs
         self.kernels = [None if subgraphs(node) else resolve_kernel(eager, node.prim)
                         for node in graph.nodes]
-        self.subgraphs = {node.id: [CompiledGraph(g, device, replay=False)
+        if wrap is not None:  # observed (profiler, dump): node by node through wrap's kernels
+            self.kernels = [k if k is None else wrap(node, k)
+                            for node, k in zip(graph.nodes, self.kernels)]
+        self.subgraphs = {node.id: [CompiledGraph(g, device, replay=False, wrap=wrap)
                                     for g in subgraphs(node)]
                           for node in graph.nodes if subgraphs(node)}
-        self.replayable = replay and not any(
+        self.replayable = replay and wrap is None and not any(
             k is None or isinstance(k, FallbackKernel) for k in self.kernels)
         self.constants = {v.id: device.from_host(v.array) for v in graph.consts}
         self.recording: Recording | None = None
@@ -149,5 +155,7 @@ class GraphExecutor:
     def __init__(self, device: AscendDevice) -> None:
         self.device = device
 
-    def compile(self, graph: Graph) -> CompiledGraph:
-        return CompiledGraph(graph, self.device)
+    def compile(self, graph: Graph, wrap: Callable[..., Any] | None = None) -> CompiledGraph:
+        """``wrap(node, kernel)``, when given, replaces each node's kernel, and the graph runs
+        node by node (the profiler and the dump observe the nodes through it)."""
+        return CompiledGraph(graph, self.device, wrap=wrap)

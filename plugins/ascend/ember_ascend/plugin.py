@@ -82,23 +82,16 @@ def _executors(context: dict[str, Any]) -> tuple[Any, Any, Any]:
 
 
 def profiling_request(options: str) -> dict[str, Any]:
-    """``profiling_options`` (JSON the core has validated) as aclprof's output directory,
-    AI Core metrics and data-type mask. fp_point/bp_point are refused: aclprof has no such
-    setting (its training trace finds the iteration's points itself)."""
+    """``profiling_options`` (JSON the core has validated) as aclprof's AI Core metrics and
+    data-type mask: API calls always, the switches that are "on", and the metrics."""
     from ember_ascend.driver import PROF_BITS, PROF_METRICS
 
     parsed = json.loads(options) if options else {}
-    for key in ("fp_point", "bp_point"):
-        if parsed.get(key):
-            raise ValueError(f"profiling_options {key}={parsed[key]!r}: the Ascend backend "
-                             "profiles through aclprof, which has no such setting; leave "
-                             f"{key} empty")
     mask = PROF_BITS["acl_api"] | PROF_BITS["aicore_metrics"]
     for key, bit in PROFILING_SWITCHES.items():
         if parsed.get(key) == "on":
             mask |= PROF_BITS[bit]
-    return {"path": parsed.get("output") or ".",
-            "metrics": PROF_METRICS[parsed.get("aic_metrics", "PipeUtilization")], "mask": mask}
+    return {"metrics": PROF_METRICS[parsed.get("aic_metrics", "PipeUtilization")], "mask": mask}
 
 
 @hookimpl
@@ -108,8 +101,6 @@ def ember_context_changed(device_target: str, changes: dict[str, Any]) -> None:
     aclrtSetDevice fixed."""
     if device_target != DEVICE_TARGET:
         return
-    if "profiling_options" in changes:
-        profiling_request(changes["profiling_options"])
     pool = CONTEXT["mempool_block_size"].default
     if changes.get("mempool_block_size", pool) != pool:
         warnings.warn(f"set_context(mempool_block_size={changes['mempool_block_size']!r}) has "
@@ -144,23 +135,24 @@ def ember_profiler_start(device_target: str, output_path: str) -> Any:
         return None
     from ember import context
 
-    return AclProfile(_executors(context._current_values())[0].device, output_path)
+    return AclProfile(_executors(context._current_values())[0].device, output_path,
+                      context.get_context("profiling_options"))
 
 
 class AclProfile:
-    """A running aclprof session (API calls, task times, AI Core pipe utilization) writing
-    under ``output_path``; ``stop()`` waits for the device, stops aclprof and returns the files
-    it wrote."""
+    """A profiling session: the core times each op, waiting for the device after it
+    (``synchronize``); aclprof records the device's side (API calls, task times, AI Core
+    metrics, as profiling_options asks) under ``output_path``. ``stop()`` stops aclprof and
+    returns the files it wrote."""
 
-    def __init__(self, device: Any, output_path: str) -> None:
+    def __init__(self, device: Any, output_path: str, options: str) -> None:
         from pathlib import Path
 
-        from ember_ascend.driver import PROF_BITS, PROF_METRICS
-
+        request = profiling_request(options)
         self.device, self.output = device, Path(output_path)
+        self.synchronize = device.synchronize
         self.before = set(self.output.rglob("*"))
-        mask = PROF_BITS["acl_api"] | PROF_BITS["task_time"] | PROF_BITS["aicore_metrics"]
-        self.config = device.profile(output_path, PROF_METRICS["PipeUtilization"], mask)
+        self.config = device.profile(output_path, request["metrics"], request["mask"])
 
     def stop(self) -> list[str]:
         self.device.synchronize()

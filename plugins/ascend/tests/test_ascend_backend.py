@@ -324,32 +324,25 @@ def test_max_device_memory_bounds_the_pool_with_a_clear_error() -> None:
     assert ops.zeros_like(Tensor(np.zeros((4096, 1024), np.float32))).shape == (4096, 1024)
 
 
-def test_profiling_starts_and_stops_aclprof(double: AclDouble, tmp_path: Path) -> None:
+def test_the_profiler_runs_aclprof_and_waits_for_the_device(double: AclDouble,
+                                                            tmp_path: Path) -> None:
     ops.add(Tensor(1.0), Tensor(2.0))
     options = json.dumps({"output": str(tmp_path), "training_trace": "on", "task_trace": "on",
                           "aic_metrics": "Memory"})
-    with pytest.warns(DeprecationWarning, match="enable_profiling is deprecated"):
-        context.set_context(enable_profiling=True, profiling_options=options)
-    config = double.profiles[-1]
-    assert config["running"] and config["path"] == str(tmp_path)
-    assert config["mask"] == 0x1 | 0x40 | 0x2 | 0x4 and config["metrics"] == 2
-    with pytest.warns(DeprecationWarning, match="enable_profiling is deprecated"):
-        context.set_context(enable_profiling=False)
-    assert not config["running"]
-
-
-def test_the_profiler_runs_aclprof_on_the_device(double: AclDouble, tmp_path: Path) -> None:
+    context.set_context(profiling_options=options)
     profiler = ember.Profiler(output_path=str(tmp_path))
-    ops.matmul(Tensor(np.ones((4, 4), np.float32)), Tensor(np.ones((4, 4), np.float32)))
     config = double.profiles[-1]
     assert config["running"] and config["path"] == str(tmp_path / "profiler")
-    assert config["mask"] == 0x1 | 0x2 | 0x4 and config["devices"] == (0,)
-    assert profiler.analyse() == []  # the double writes no files; aclprof writes its own
+    assert config["mask"] == 0x1 | 0x40 | 0x2 | 0x4 and config["metrics"] == 2
+    assert config["devices"] == (0,)
+    assert profiler.synchronize == ascend_device.current().synchronize
+    ops.matmul(Tensor(np.ones((4, 4), np.float32)), Tensor(np.ones((4, 4), np.float32)))
+    files = profiler.analyse()  # the core's trace and tables; the double writes none of its own
+    assert any("ascend_op_type_info" in f for f in files)
     assert not config["running"]
 
 
 @pytest.mark.parametrize(("options", "says"), [
-    ('{"fp_point": "Conv2D-op1"}', "aclprof, which has no such setting; leave fp_point empty"),
     ('{"trace": "on"}', "profiling_options has no key 'trace'"),
 ])
 def test_bad_profiling_options_are_refused_and_change_nothing(options: str, says: str) -> None:
