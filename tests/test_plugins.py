@@ -7,6 +7,7 @@ fresh interpreter so discovery starts from scratch.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -80,10 +81,15 @@ def test_cpu_backend_is_found_and_is_the_default(site: Path) -> None:
 
 
 def test_not_installed_says_which_distribution_to_install(site: Path) -> None:
-    result = run_ember(site, PROBE % (["Ascend"],))  # no ember-ascend exists yet
-    kind, message = result["Ascend"]
+    missing = [(target, extra) for target, extra in (("Ascend", "ascend"), ("GPU", "gpu"))
+               if importlib.util.find_spec(f"ember_{extra}") is None]
+    if not missing:
+        pytest.skip("every standard backend is installed here")
+    target, extra = missing[0]
+    result = run_ember(site, PROBE % ([target],))
+    kind, message = result[target]
     assert kind == "BackendError"
-    assert "ember-ascend" in message and 'pip install "ember-core[ascend]"' in message
+    assert f"ember-{extra}" in message and f'pip install "ember-core[{extra}]"' in message
 
 
 def test_unknown_target_lists_the_valid_ones(site: Path) -> None:
@@ -221,4 +227,4 @@ def test_info_ops_reports_coverage_of_mindspore16_cpu_primitives() -> None:
         f"MindSpore 1.6 CPU primitives: {len(defined)} of {len(CPU_PRIMITIVES)} defined")
     assert len(defined) >= 0.95 * len(CPU_PRIMITIVES)
     # Every one ember defines runs on the CPU backend: no kernel is missing there.
-    assert report[1] == f"  CPU: {len(defined)} of {len(CPU_PRIMITIVES)} run"
+    assert f"  CPU: {len(defined)} of {len(CPU_PRIMITIVES)} run" in report[1:]

@@ -7,7 +7,7 @@ device arrays of the graph outputs that are Values, in order.
 
 **This is where a real backend compiles.** ember's CPU backend writes one straight-line Python
 function; a GPU backend turns the graph into one ``tf.function(jit_compile=True)`` for XLA; an
-Ascend one exports ONNX, runs ATC to an ``.om`` model and loads it with ``acl.mdl``.
+Ascend one records the aclnn operators of a first run and replays them on its stream.
 The template does the least that is correct: it resolves every node's kernel once, moves the
 constants to the device once, works out when each intermediate array can be dropped, and
 then interprets the node list on every call.

@@ -1,0 +1,206 @@
+"""Shapes and layouts: copies on the stream, aclnnPermute/Expand/Repeat/Cat/Stack/OneHot,
+gathers, and slices as strided views copied by aclnnInplaceCopy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ember_ascend.device import (
+    AscendDevice,
+    DeviceArray,
+    IntArray,
+    TensorList,
+    View,
+    contiguous_strides,
+)
+
+
+def _copy_as(shape_of: Any) -> Any:
+    """A kernel that copies its input into an array of another shape (same elements)."""
+    def factory(prim: Any, dev: AscendDevice) -> Any:
+        def kernel(x: DeviceArray, *args: Any) -> DeviceArray:
+            out = dev.empty(shape_of(prim, x, *args), x.dtype)
+            dev.copy(out, x)
+            return out
+
+        return kernel
+
+    return factory
+
+
+def _expand_dims(prim: Any, x: DeviceArray, axis: int) -> tuple[int, ...]:
+    axis = axis % (x.ndim + 1)
+    return (*x.shape[:axis], 1, *x.shape[axis:])
+
+
+def _squeeze(prim: Any, x: DeviceArray) -> tuple[int, ...]:
+    axes = {a % x.ndim for a in prim.axis} if prim.axis else {
+        i for i, d in enumerate(x.shape) if d == 1}
+    return tuple(d for i, d in enumerate(x.shape) if i not in axes)
+
+
+def _reshape(prim: Any, x: DeviceArray, shape: tuple[int, ...]) -> tuple[int, ...]:
+    shape = list(shape)
+    if -1 in shape:
+        known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+        shape[shape.index(-1)] = x.size // known if known else 0
+    return tuple(shape)
+
+
+def _with_shape_list(op: str, of_shape: Any) -> Any:
+    def factory(prim: Any, dev: AscendDevice) -> Any:
+        def kernel(x: DeviceArray, values: tuple[int, ...]) -> DeviceArray:
+            out = dev.empty(of_shape(x, values), x.dtype)
+            dev.aclnn(op, x, IntArray(values), out)
+            return out
+
+        return kernel
+
+    return factory
+
+
+def _tile_shape(x: DeviceArray, multiples: tuple[int, ...]) -> tuple[int, ...]:
+    shape = (1,) * (len(multiples) - x.ndim) + x.shape
+    return tuple(d * m for d, m in zip(shape, multiples))
+
+
+def _broadcast_to(prim: Any, dev: AscendDevice) -> Any:
+    target = prim.shape
+
+    def kernel(x: DeviceArray) -> DeviceArray:
+        shape = tuple(x.shape[i - len(target) + x.ndim] if d == -1 else d
+                      for i, d in enumerate(target))
+        out = dev.empty(shape, x.dtype)
+        dev.aclnn("Expand", x, IntArray(shape), out)
+        return out
+
+    return kernel
+
+
+def _join(op: str, stacked: bool) -> Any:
+    def factory(prim: Any, dev: AscendDevice) -> Any:
+        axis = prim.axis
+
+        def kernel(*xs: Any) -> DeviceArray:
+            xs = xs[0] if len(xs) == 1 and isinstance(xs[0], tuple | list) else xs
+            first = xs[0]
+            rank = first.ndim + stacked
+            dim = axis % rank
+            if stacked:
+                shape = (*first.shape[:dim], len(xs), *first.shape[dim:])
+            else:
+                shape = (*first.shape[:dim], sum(x.shape[dim] for x in xs),
+                         *first.shape[dim + 1:])
+            out = dev.empty(shape, first.dtype)
+            dev.aclnn(op, TensorList(tuple(xs)), dim, out)
+            return out
+
+        return kernel
+
+    return factory
+
+
+def _strided_copy(dev: AscendDevice, x: DeviceArray, starts: tuple[int, ...],
+                  steps: tuple[int, ...], shape: tuple[int, ...]) -> DeviceArray:
+    """``x[start::step, ...]`` of ``shape`` as a new array: a strided view, copied."""
+    out = dev.empty(shape, x.dtype)
+    if out.size:
+        strides = contiguous_strides(x.shape)
+        offset = sum(s * st for s, st in zip(starts, strides))
+        src = View(x, shape, tuple(st * step for st, step in zip(strides, steps)), offset)
+        dev.aclnn("InplaceCopy", out, src)
+    return out
+
+
+def _slice(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray, begin: tuple[int, ...], size: tuple[int, ...]) -> DeviceArray:
+        shape = tuple(x.shape[i] - b if s == -1 else s for i, (b, s) in enumerate(zip(begin,
+                                                                                      size)))
+        return _strided_copy(dev, x, tuple(begin), (1,) * x.ndim, shape)
+
+    return kernel
+
+
+def _split(prim: Any, dev: AscendDevice) -> Any:
+    axis, count = prim.axis, prim.output_num
+
+    def kernel(x: DeviceArray) -> tuple[DeviceArray, ...]:
+        dim = axis % x.ndim
+        part = x.shape[dim] // count
+        shape = tuple(part if i == dim else d for i, d in enumerate(x.shape))
+        return tuple(
+            _strided_copy(dev, x, tuple(k * part if i == dim else 0 for i in range(x.ndim)),
+                          (1,) * x.ndim, shape) for k in range(count))
+
+    return kernel
+
+
+def _gather(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray, indices: DeviceArray, axis: int) -> DeviceArray:
+        dim = axis % x.ndim
+        out = dev.empty((*x.shape[:dim], *indices.shape, *x.shape[dim + 1:]), x.dtype)
+        dev.aclnn("GatherV2", x, dim, indices, out)
+        return out
+
+    return kernel
+
+
+def _gather_nd(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray, indices: DeviceArray) -> DeviceArray:
+        out = dev.empty((*indices.shape[:-1], *x.shape[indices.shape[-1]:]), x.dtype)
+        dev.aclnn("GatherNd", x, indices, True, out)  # negative indices count from the end
+        return out
+
+    return kernel
+
+
+def _tensor_scatter_add(prim: Any, dev: AscendDevice) -> Any:
+    """x with updates added at indices[..., K] (repeats summed): aclnnIndexPutImpl with
+    accumulate, its index list being the K columns of ``indices`` as strided views."""
+    def kernel(x: DeviceArray, indices: DeviceArray, updates: DeviceArray) -> DeviceArray:
+        out = dev.empty(x.shape, x.dtype)
+        dev.copy(out, x)
+        depth = indices.shape[-1]
+        if indices.size and updates.size:
+            shape = indices.shape[:-1]
+            strides = tuple(s * depth for s in contiguous_strides(shape))
+            columns = tuple(View(indices, shape, strides, k) for k in range(depth))
+            dev.aclnn("IndexPutImpl", out, TensorList(columns), updates, True, False)
+        return out
+
+    return kernel
+
+
+def _one_hot(prim: Any, dev: AscendDevice) -> Any:
+    axis = prim.axis
+
+    def kernel(indices: DeviceArray, depth: int, on: DeviceArray,
+               off: DeviceArray) -> DeviceArray:
+        dim = axis % (indices.ndim + 1)
+        out = dev.empty((*indices.shape[:dim], depth, *indices.shape[dim:]), on.dtype)
+        dev.aclnn("OneHot", indices, depth, on, off, dim, out)
+        return out
+
+    return kernel
+
+
+KERNELS = {
+    "Reshape": _copy_as(_reshape),
+    "ExpandDims": _copy_as(_expand_dims),
+    "Squeeze": _copy_as(_squeeze),
+    "Identity": _copy_as(lambda prim, x: x.shape),
+    "Flatten": _copy_as(lambda prim, x: (x.shape[0], int(np.prod(x.shape[1:], dtype=np.int64)))),
+    "Transpose": _with_shape_list("Permute", lambda x, perm: tuple(x.shape[p] for p in perm)),
+    "Tile": _with_shape_list("Repeat", _tile_shape),
+    "BroadcastTo": _broadcast_to,
+    "Concat": _join("Cat", stacked=False),
+    "Stack": _join("Stack", stacked=True),
+    "Slice": _slice,
+    "Split": _split,
+    "Gather": _gather,
+    "GatherNd": _gather_nd,
+    "TensorScatterAdd": _tensor_scatter_add,
+    "OneHot": _one_hot,
+}

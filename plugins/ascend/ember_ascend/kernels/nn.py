@@ -1,0 +1,302 @@
+"""Activations, softmax and losses, convolutions and max pooling on aclnn.
+
+The first-generation 910 has no aclnnConvolution: there Conv2D runs as the aclop operator of
+the same name (NCHW, pads [top, bottom, left, right]). aclnn's convolutions and pools take one
+padding per side pair, so asymmetric "same" padding is refused with a message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ember_ascend.device import (
+    AscendDevice,
+    BoolArray,
+    DeviceArray,
+    DType,
+    IntArray,
+    Scalar,
+    first_generation,
+    view,
+)
+from ember_ascend.driver import FORMAT_NCHW
+from ember_ascend.kernels.common import backward, unary
+
+
+def _scalars(*values: float) -> Any:
+    """The operator attributes ``values`` as scalars of the input's dtype."""
+    return lambda dtype: tuple(Scalar(v, dtype) for v in values)
+
+
+def _gelu_grad(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(dy: DeviceArray, x: DeviceArray, y: DeviceArray) -> DeviceArray:
+        out = dev.empty(dy.shape, dy.dtype)
+        dev.aclnn("GeluBackwardV2", dy, x, b"tanh", out)
+        return out
+
+    return kernel
+
+
+def _elu_grad(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(dy: DeviceArray, y: DeviceArray) -> DeviceArray:
+        out = dev.empty(dy.shape, dy.dtype)
+        one = Scalar(1, y.dtype)
+        dev.aclnn("EluBackward", dy, one, one, one, True, y, out)  # from the result y
+        return out
+
+    return kernel
+
+
+def _axis(prim: Any) -> int:
+    axis = prim.axis
+    if isinstance(axis, tuple | list):
+        if len(axis) != 1:
+            raise ValueError(f"{prim.name} over axes {axis}: aclnn takes one axis")
+        axis = axis[0]
+    return axis
+
+
+def _softmax(op: str) -> Any:
+    def factory(prim: Any, dev: AscendDevice) -> Any:
+        axis = _axis(prim)
+
+        def kernel(x: DeviceArray) -> DeviceArray:
+            out = dev.empty(x.shape, x.dtype)
+            dev.aclnn(op, x, axis % max(x.ndim, 1), out)
+            return out
+
+        return kernel
+
+    return factory
+
+
+def _softmax_ce(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(logits: DeviceArray, labels: DeviceArray) -> tuple[DeviceArray, DeviceArray]:
+        loss = dev.empty(logits.shape[:1], logits.dtype)
+        backprop = dev.empty(logits.shape, logits.dtype)
+        dev.aclnn("SoftmaxCrossEntropyWithLogits", logits, labels, loss, backprop)
+        return loss, backprop
+
+    return kernel
+
+
+def _sparse_softmax_ce(prim: Any, dev: AscendDevice) -> Any:
+    """Mean loss: LogSoftmax then NLLLoss (mean). Gradient: (softmax - one_hot(labels)) / N."""
+    is_grad = prim.is_grad
+
+    def kernel(logits: DeviceArray, labels: DeviceArray) -> DeviceArray:
+        n, classes = logits.shape
+        dtype = logits.dtype
+        if is_grad:
+            probabilities = dev.empty(logits.shape, dtype)
+            dev.aclnn("Softmax", logits, 1, probabilities)
+            hot = dev.empty(logits.shape, dtype)
+            dev.aclnn("OneHot", labels, classes, dev.constant(1, dtype), dev.constant(0, dtype),
+                      1, hot)
+            difference = dev.empty(logits.shape, dtype)
+            dev.aclnn("Sub", probabilities, hot, Scalar(1, dtype), difference)
+            grad = dev.empty(logits.shape, dtype)
+            dev.aclnn("Mul", difference, dev.constant(1 / max(n, 1), dtype), grad)
+            return grad
+        logp = dev.empty(logits.shape, dtype)
+        dev.aclnn("LogSoftmax", logits, 1, logp)
+        loss, total = dev.empty((), dtype), dev.empty((), dtype)
+        ones = dev.constant(np.ones(classes, dtype), dtype)
+        dev.aclnn("NLLLoss", logp, labels, ones, 1, -100, loss, total)
+        return loss
+
+    return kernel
+
+
+def _bias_add(prim: Any, dev: AscendDevice) -> Any:
+    last = prim.data_format == "NHWC"
+
+    def kernel(x: DeviceArray, bias: DeviceArray) -> DeviceArray:
+        shape = bias.shape if last else (bias.shape[0], *(1,) * (x.ndim - 2))
+        out = dev.empty(x.shape, x.dtype)
+        dev.aclnn("Add", x, view(bias, shape), Scalar(1, x.dtype), out)
+        return out
+
+    return kernel
+
+
+def _bias_add_grad(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(dout: DeviceArray) -> DeviceArray:
+        axes = tuple(prim.axes(dout.ndim))
+        out = dev.empty(tuple(d for i, d in enumerate(dout.shape) if i not in axes), dout.dtype)
+        dev.aclnn("ReduceSum", dout, IntArray(axes), False, DType(dout.dtype), out)
+        return out
+
+    return kernel
+
+
+def _symmetric(prim: Any, pads: tuple[int, int, int, int]) -> tuple[int, int]:
+    top, bottom, left, right = pads
+    if top != bottom or left != right:
+        raise ValueError(f"{prim.name} with padding (top, bottom, left, right) = {pads}: aclnn "
+                         "pads both sides of an axis alike; use pad_mode 'pad' with equal "
+                         "sides, or an input size that makes 'same' padding symmetric")
+    return top, left
+
+
+def _conv_arguments(prim: Any, hw: tuple[int, int]) -> tuple[Any, ...]:
+    pads, _ = prim.geometry(hw)
+    return (IntArray(prim.stride[2:]), IntArray(_symmetric(prim, pads)),
+            IntArray(prim.dilation[2:]))
+
+
+def _nchw(a: DeviceArray) -> Any:
+    return view(a, fmt=FORMAT_NCHW)
+
+
+def _conv2d(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray, w: DeviceArray) -> DeviceArray:
+        pads, out_hw = prim.geometry(x.shape[2:])
+        out = dev.empty((x.shape[0], prim.out_channel, *out_hw), x.dtype)
+        if first_generation(dev.soc):
+            dev.aclop("Conv2D", [x, w], [out], {
+                "strides": (1, 1, *prim.stride[2:]), "pads": tuple(pads),
+                "dilations": (1, 1, *prim.dilation[2:]), "groups": prim.group,
+                "data_format": "NCHW"})
+            return out
+        stride, padding, dilation = _conv_arguments(prim, x.shape[2:])
+        dev.aclnn("Convolution", _nchw(x), _nchw(w), None, stride, padding, dilation, False,
+                  IntArray((0, 0)), prim.group, _nchw(out), dev.cube)
+        return out
+
+    return kernel
+
+
+def _conv_backward(prim: Any, dev: AscendDevice, dout: DeviceArray, x: DeviceArray,
+                   w: DeviceArray, wanted: int) -> DeviceArray:
+    """One gradient of a convolution (0: input, 1: weight) by aclnnConvolutionBackward."""
+    grad = dev.empty(x.shape if wanted == 0 else w.shape, dout.dtype)
+    outs: list[Any] = [None, None, None]
+    outs[wanted] = _nchw(grad)
+    stride, padding, dilation = _conv_arguments(prim, x.shape[2:])
+    dev.aclnn("ConvolutionBackward", _nchw(dout), _nchw(x), _nchw(w), IntArray((0,)), stride,
+              padding, dilation, False, IntArray((0, 0)), prim.group,
+              BoolArray(tuple(i == wanted for i in range(3))), dev.cube, *outs)
+    return grad
+
+
+def _conv2d_backprop_input(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(dout: DeviceArray, w: DeviceArray, input_size: tuple[int, ...]) -> DeviceArray:
+        x = dev.empty(tuple(input_size), dout.dtype)  # its shape is what the operator reads
+        return _conv_backward(prim, dev, dout, x, w, 0)
+
+    return kernel
+
+
+def _conv2d_backprop_filter(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(dout: DeviceArray, x: DeviceArray, filter_size: tuple[int, ...]) -> DeviceArray:
+        w = dev.empty(tuple(filter_size), dout.dtype)
+        return _conv_backward(prim, dev, dout, x, w, 1)
+
+    return kernel
+
+
+def _pool_arguments(prim: Any, hw: tuple[int, int]) -> tuple[Any, ...]:
+    pads, out_hw = prim.geometry(hw)
+    return out_hw, (IntArray(prim.kernel_size[2:]), IntArray(prim.strides[2:]),
+                    IntArray(_symmetric(prim, pads)), IntArray((1, 1)), False)
+
+
+def mask_shape(x_shape: tuple[int, ...], kernel_hw: tuple[int, int],
+               out_hw: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The INT8 mask of aclnnMaxPool2dWithMask: [N, C, kh*kw, (ceil(Ho*Wo/16)+1)*32]."""
+    n, c = x_shape[:2]
+    cells = out_hw[0] * out_hw[1]
+    return n, c, kernel_hw[0] * kernel_hw[1], (-(-cells // 16) + 1) * 32
+
+
+def _max_pool_with_mask(prim: Any, dev: AscendDevice,
+                        x: DeviceArray) -> tuple[DeviceArray, DeviceArray, tuple[Any, ...]]:
+    out_hw, window = _pool_arguments(prim, x.shape[2:])
+    out = dev.empty((*x.shape[:2], *out_hw), x.dtype)
+    mask = dev.empty(mask_shape(x.shape, prim.kernel_size[2:], out_hw), np.int8)
+    dev.aclnn("MaxPool2dWithMask", _nchw(x), *window, _nchw(out), mask)
+    return out, mask, window
+
+
+def _avg_window(prim: Any, hw: tuple[int, int]) -> tuple[tuple[int, int], tuple[Any, ...]]:
+    """Output size and the arguments of aclnnAvgPool2d(+Backward) after the input: windows
+    average over the image's elements only (padding not counted), as MindSpore's AvgPool."""
+    out_hw, window = _pool_arguments(prim, hw)
+    return out_hw, (*window[:3], False, False, 0)
+
+
+def _avg_pool(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray) -> DeviceArray:
+        out_hw, window = _avg_window(prim, x.shape[2:])
+        out = dev.empty((*x.shape[:2], *out_hw), x.dtype)
+        dev.aclnn("AvgPool2d", _nchw(x), *window, dev.cube, _nchw(out))
+        return out
+
+    return kernel
+
+
+def _avg_pool_grad(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray, y: DeviceArray, dout: DeviceArray) -> DeviceArray:
+        _, window = _avg_window(prim, x.shape[2:])
+        grad = dev.empty(x.shape, dout.dtype)
+        dev.aclnn("AvgPool2dBackward", _nchw(dout), _nchw(x), *window, dev.cube, _nchw(grad))
+        return grad
+
+    return kernel
+
+
+def _max_pool(prim: Any, dev: AscendDevice) -> Any:
+    return lambda x: _max_pool_with_mask(prim, dev, x)[0]
+
+
+def _max_pool_grad(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray, y: DeviceArray, dout: DeviceArray) -> DeviceArray:
+        _, mask, window = _max_pool_with_mask(prim, dev, x)
+        grad = dev.empty(x.shape, dout.dtype)
+        dev.aclnn("MaxPool2dWithMaskBackward", _nchw(dout), _nchw(x), mask, *window,
+                  _nchw(grad))
+        return grad
+
+    return kernel
+
+
+KERNELS = {
+    "ReLU": unary("Relu"),
+    "ReluGrad": backward("ThresholdBackward", output_first=False, extra=_scalars(0)),
+    "HSwish": unary("Hardswish"),
+    "HSwishGrad": backward("HardswishBackward", output_first=False),
+    "HSigmoid": unary("Hardsigmoid"),
+    "HSigmoidGrad": backward("HardsigmoidBackward", output_first=False),
+    "Softsign": unary("Softsign"),
+    # MindSpore's Elu: alpha 1 (scale and input scale 1); Softplus: beta 1, and above the
+    # threshold 20 x itself (equal to log(1 + exp(x)) in float32)
+    "Elu": unary("Elu", extra=_scalars(1, 1, 1)),
+    "EluGrad": _elu_grad,
+    "Softplus": unary("Softplus", extra=_scalars(1, 20)),
+    "SoftplusGrad": backward("SoftplusBackward", output_first=False, extra=_scalars(1, 20)),
+    "ReLU6": unary("Hardtanh", extra=_scalars(0, 6)),
+    "ReLU6Grad": backward("HardtanhBackward", output_first=False, extra=_scalars(0, 6)),
+    # MindSpore's GeLU is the tanh approximation: aclnnGeluV2 with approximate=1 (tanh)
+    "GeLU": unary("GeluV2", extra=lambda dtype: (1,)),
+    "GeLUGrad": _gelu_grad,
+    "Sigmoid": unary("Sigmoid"),
+    "SigmoidGrad": backward("SigmoidBackward", output_first=True),
+    "Tanh": unary("Tanh"),
+    "TanhGrad": backward("TanhBackward", output_first=True),
+    "Softmax": _softmax("Softmax"),
+    "LogSoftmax": _softmax("LogSoftmax"),
+    "SoftmaxCrossEntropyWithLogits": _softmax_ce,
+    "SparseSoftmaxCrossEntropyWithLogits": _sparse_softmax_ce,
+    "BiasAdd": _bias_add,
+    "BiasAddGrad": _bias_add_grad,
+    "Conv2D": _conv2d,
+    "Conv2DBackpropInput": _conv2d_backprop_input,
+    "Conv2DBackpropFilter": _conv2d_backprop_filter,
+    "AvgPool": _avg_pool,
+    "AvgPoolGrad": _avg_pool_grad,
+    "MaxPool": _max_pool,
+    "MaxPoolGrad": _max_pool_grad,
+}
