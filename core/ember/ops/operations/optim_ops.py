@@ -84,7 +84,6 @@ class _Update(Primitive):
 class Assign(_Update):
     """Copy ``value`` into the Parameter ``variable``: ``Assign()(variable, value)``."""
 
-
     def prepare(self, args: tuple) -> tuple:
         variable, value = args  # a lower-ranked dtype converts to the variable's, as MindSpore
         if (isinstance(variable, Tensor) and isinstance(value, Tensor)
@@ -101,7 +100,6 @@ class Assign(_Update):
 class AssignAdd(_Update):
     """Add ``value`` to the Parameter ``variable`` in place: ``AssignAdd()(variable, value)``;
     ``value`` is a Tensor of the variable's dtype that broadcasts to its shape, or a number."""
-
 
     def prepare(self, args: tuple) -> tuple:
         variable, value = args
@@ -133,7 +131,6 @@ class ApplyMomentum(_Update):
     ``ApplyMomentum(use_nesterov=False)(variable, accumulation, learning_rate, gradient,
     momentum)`` returns the updated variable."""
 
-
     def __init__(self, use_locking: bool = False, use_nesterov: bool = False,
                  gradient_scale: float = 1.0) -> None:
         super().__init__()
@@ -159,7 +156,6 @@ class SGD(_Update):
 
     ``SGD(dampening=0.0, weight_decay=0.0, nesterov=False)(parameters, gradient,
     learning_rate, accum, momentum, stat)`` returns the updated parameters."""
-
 
     def __init__(self, dampening: float = 0.0, weight_decay: float = 0.0,
                  nesterov: bool = False) -> None:
@@ -189,7 +185,6 @@ class Adam(_Update):
     ``Adam(use_locking=False, use_nesterov=False)(var, m, v, beta1_power, beta2_power, lr,
     beta1, beta2, epsilon, gradient)`` returns the updated ``(var, m, v)``."""
 
-
     def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
         super().__init__()
         _check_bools(self.name, use_locking=use_locking, use_nesterov=use_nesterov)
@@ -212,7 +207,6 @@ class AdamWeightDecay(_Update):
 
     ``AdamWeightDecay(use_locking=False)(var, m, v, lr, beta1, beta2, epsilon, decay,
     gradient)`` returns the updated ``(var, m, v)``."""
-
 
     def __init__(self, use_locking: bool = False) -> None:
         super().__init__()

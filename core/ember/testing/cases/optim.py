@@ -22,29 +22,35 @@ from ember.testing.cases.array import sample
 F64 = np.float64
 DTYPES = (np.float32, np.float64)
 LOOSE = {np.float32: (1e-5, 1e-5)}  # the updates divide by square roots of small moments
+#: Adam's bias-corrected learning rate may be computed in float32 whatever the dtype, as
+#: MindSpore's CPU kernel does.
+ADAM_TOLERANCE = {**LOOSE, np.float64: (1e-6, 1e-7)}
 
 
-def twice(prim: Any, states: int) -> Callable[..., Any]:
-    """``prim`` applied twice to Parameters holding the first ``states`` inputs: one set of
-    Parameters per shape and dtype, made from the inputs on the first call (which the kit
-    makes in PyNative mode), as a Cell holds its weights; later calls (Graph mode) copy the
-    inputs in with ``Assign``. Where the primitive's outputs are placeholders, the call
-    returns the Parameters."""
+def twice(prim: Any, states: int | tuple[int, ...]) -> Callable[..., Any]:
+    """``prim`` applied twice to Parameters holding the first ``states`` inputs (or the inputs
+    at the positions ``states`` names): one set of Parameters per shape and dtype, made from
+    the inputs on the first call (which the kit makes in PyNative mode), as a Cell holds its
+    weights; later calls (Graph mode) copy the inputs in with ``Assign``. Where the primitive's
+    outputs are placeholders, the call returns the Parameters."""
     held: dict[tuple, list[Parameter]] = {}
     assign = P.Assign()
+    positions = tuple(range(states)) if isinstance(states, int) else states
 
     def call(*args: Any) -> Any:
-        key = tuple((a.shape, a.dtype) for a in args[:states])
+        key = tuple((args[i].shape, args[i].dtype) for i in positions)
         if key not in held:
-            held[key] = [Parameter(Tensor(a.asnumpy()), f"state{i}")
-                         for i, a in enumerate(args[:states])]
+            held[key] = [Parameter(Tensor(args[i].asnumpy()), f"state{i}") for i in positions]
         else:
-            for param, value in zip(held[key], args[:states]):
-                assign(param, value)
+            for param, i in zip(held[key], positions):
+                assign(param, args[i])
         params = held[key]
-        prim(*params, *args[states:])
-        out = prim(*params, *args[states:])
-        return tuple(params) if prim.placeholders else out
+        inputs = list(args)
+        for param, i in zip(params, positions):
+            inputs[i] = param
+        prim(*inputs)
+        out = prim(*inputs)
+        return tuple(params) if getattr(prim, "placeholders", False) else out
 
     return call
 
@@ -251,6 +257,62 @@ _SPARSE = [  # (name, make, states, returns, rule, inputs)
 ]
 
 
+# -- the updates of optim_ops (what ember's own optimizers and Assign run) --------------------
+def _momentum(nesterov: bool) -> Callable[..., tuple]:
+    def rule(var: Any, accum: Any, lr: Any, grad: Any, momentum: Any) -> tuple:
+        accum = momentum * accum + grad
+        step = grad + momentum * accum if nesterov else accum
+        return var - lr * step, accum
+
+    return rule
+
+
+def _adam_weight_decay(var: Any, m: Any, v: Any, lr: Any, b1: Any, b2: Any, eps: Any,
+                       decay: Any, g: Any) -> tuple:
+    m = b1 * m + (1 - b1) * g
+    v = b2 * v + (1 - b2) * g ** 2
+    return var - lr * (m / (np.sqrt(v) + eps) + decay * var), m, v
+
+
+def _sgd(momentum_step: bool, weight_decay: float, nesterov: bool) -> Callable[..., tuple]:
+    """SGD on (parameters, gradient, lr, accum, momentum, stat): the first step (stat > 0)
+    starts accum at the gradient and clears stat."""
+    def rule(param: Any, grad: Any, lr: Any, accum: Any, momentum: Any, stat: Any) -> tuple:
+        g = grad + weight_decay * param
+        accum = np.where(stat > 0, g, momentum * accum + g) if momentum_step else accum
+        step = (g + momentum * accum if nesterov else accum) if momentum_step else g
+        return param - lr * step, grad, lr, accum, momentum, np.zeros_like(stat)
+
+    return rule
+
+
+def _sgd_inputs(rng: np.random.Generator, dt: type) -> tuple:
+    return (sample(rng, dt, 3, 4), sample(rng, dt, 3, 4), np.asarray(0.1, dt),
+            sample(rng, dt, 3, 4), np.asarray(0.9, dt), np.ones((3, 4), dt))
+
+
+_UPDATES = [  # (id, make, held inputs, outputs, rule, inputs)
+    ("Assign/2-steps", P.Assign, 1, 1, lambda var, value: (value, value),
+     _dense_inputs(1, ())),
+    ("AssignAdd/2-steps", P.AssignAdd, 1, 1, lambda var, value: (var + value, value),
+     _dense_inputs(1, ())),
+    ("AssignSub/2-steps", P.AssignSub, 1, 1, lambda var, value: (var - value, value),
+     _dense_inputs(1, ())),
+    ("ApplyMomentum/2-steps", P.ApplyMomentum, 2, 1, _momentum(False),
+     _dense_inputs(2, (0.1, 0.9), grad_at=1)),
+    ("ApplyMomentum/nesterov", lambda: P.ApplyMomentum(use_nesterov=True), 2, 1,
+     _momentum(True), _dense_inputs(2, (0.1, 0.9), grad_at=1)),
+    ("Adam/2-steps", P.Adam, 3, 3, _adam(False), _dense_inputs(3, _ADAM_SCALARS)),
+    ("Adam/nesterov", lambda: P.Adam(use_nesterov=True), 3, 3, _adam(True),
+     _dense_inputs(3, _ADAM_SCALARS)),
+    ("AdamWeightDecay/2-steps", P.AdamWeightDecay, 3, 3, _adam_weight_decay,
+     _dense_inputs(3, (0.01, 0.9, 0.999, 1e-8, 0.01))),
+    ("SGD/momentum", P.SGD, (0, 3, 5), 1, _sgd(True, 0.0, False), _sgd_inputs),
+    ("SGD/nesterov-weight-decay", lambda: P.SGD(weight_decay=0.01, nesterov=True),
+     (0, 3, 5), 1, _sgd(True, 0.01, True), _sgd_inputs),
+]
+
+
 def _cases() -> list[OpCase]:
     cases = []
     for name, make, states, returns, rule, inputs in _DENSE + _SPARSE:
@@ -259,6 +321,11 @@ def _cases() -> list[OpCase]:
         cases.append(OpCase(f"{prim_name}/{label}", prim_name,
                             lambda m=make, s=states: twice(m(), s), inputs,
                             _steps(rule, returns), DTYPES, tolerance=LOOSE))
+    for case_id, make, held, returns, rule, inputs in _UPDATES:
+        primitive = case_id.split("/")[0]
+        cases.append(OpCase(case_id, primitive, lambda m=make, h=held: twice(m(), h), inputs,
+                            _steps(rule, returns), DTYPES,
+                            tolerance=ADAM_TOLERANCE if primitive == "Adam" else LOOSE))
     return cases
 
 
