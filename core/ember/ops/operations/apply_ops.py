@@ -23,7 +23,10 @@ from ember.ops.operations.optim_ops import (
     _check_scalars,
     _check_states,
 )
-from ember.ops.primitive import Primitive, Spec
+from ember.ops.operations.optim_ops import (
+    _Update as _InPlace,
+)
+from ember.ops.primitive import Spec
 
 __all__ = [
     "ApplyAdaMax", "ApplyAdadelta", "ApplyAdagrad", "ApplyAdagradV2", "ApplyAddSign",
@@ -35,14 +38,12 @@ __all__ = [
 ]
 
 
-class _Update(Primitive):
+class _Update(_InPlace):
     """An in-place update. ``_inputs`` names the inputs: the first ``_states`` are the
     Parameters it updates, those in ``_scalars`` hyperparameters (numbers or one-element
     tensors), the rest tensors of the variable's shape. It returns the first ``_returns``
     Parameters (a tuple where more than one)."""
 
-    pure = False
-    updates_parameters = True
     sparse = False  # whether the last input is the rows' ``indices``
     placeholders = False  # whether the outputs are placeholders, not the Parameters
     _inputs: tuple[str, ...]

@@ -24,6 +24,7 @@ from ember.common.tensor import Tensor
 from ember.ops import functional as F
 from ember.ops._rules import check_tensor
 from ember.ops.operations.array_ops import _check_nd_indices, _shape_of, gather_nd
+from ember.ops.operations.optim_ops import _Update
 from ember.ops.primitive import Primitive, Spec
 
 __all__ = [
@@ -52,12 +53,10 @@ def _check_parameter(op: str, x: Any, dtypes: tuple[mstype.Type, ...]) -> Parame
     return x
 
 
-class _Scatter(Primitive):
+class _Scatter(_Update):
     """``Scatter<Op>(use_locking=False)(input_x, indices, updates)``: ``input_x[indices[i]]
     <op>= updates[i]`` along the first dimension of the Parameter ``input_x``, in place."""
 
-    pure = False
-    updates_parameters = True
     dtypes: tuple[mstype.Type, ...] = mstype.number_type
 
     def __init__(self, use_locking: bool = False) -> None:
