@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import shutil
 import warnings
 import weakref
 from collections.abc import Callable
@@ -165,7 +166,7 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
         stage += 1
 
     cache_file = _cache_file(fn, args, name, root)
-    graph = _load_cached(cache_file, root)
+    graph = _load_cached(cache_file, root, args)
     if graph is not None:
         write(graph, "from_compile_cache")
     else:
@@ -211,10 +212,22 @@ def _cache_file(fn: Callable[..., Any], args: tuple, name: str, root: Any) -> Pa
     return Path(context.get_context("compile_cache_path")) / "ember_graphs" / f"{name}_{key}.json"
 
 
-def _load_cached(path: Path | None, root: Any) -> Graph | None:
-    if path is None or not path.exists():
+def _load_cached(path: Path | None, root: Any, args: tuple) -> Graph | None:
+    """The cached graph at ``path``; None when there is none, or (with a warning) when the
+    entry is damaged or does not fit the call: it is compiled again and overwritten."""
+    if path is None or not (path.exists() or path.is_symlink()):
         return None
-    graph = serialize.load_graph(path, {p.name: p for p in root.get_parameters()})
+    try:
+        graph = serialize.load_graph(path, {p.name: p for p in root.get_parameters()})
+        given = [(tuple(t.shape), t.dtype) for t in graph_inputs(args)]
+        if given != [(v.shape, v.dtype) for v in graph.inputs]:
+            raise ValueError(f"{path}: the cached graph takes inputs "
+                             f"{[(v.shape, v.dtype) for v in graph.inputs]}, not {given}")
+    except (OSError, ValueError) as exc:
+        warnings.warn(f"enable_compile_cache: ignoring the compile cache entry {path}; the "
+                      f"graph is compiled again and the entry overwritten ({exc})",
+                      UserWarning, stacklevel=5)
+        return None
     _counters["cache_loads"] += 1
     return graph
 
@@ -223,10 +236,15 @@ def _save_cached(graph: Graph, path: Path | None) -> None:
     if path is None:
         return
     try:
+        if path.is_dir() and not path.is_symlink():  # a directory in the entry's place
+            shutil.rmtree(path)
         serialize.save_graph(graph, path)
     except serialize.NotSerializable as exc:  # a graph that calls the user's Python
         warnings.warn(f"enable_compile_cache: {exc}; this graph is compiled again by each "
                       "process", UserWarning, stacklevel=5)
+    except OSError as exc:
+        warnings.warn(f"enable_compile_cache: the graph cannot be saved to {path} ({exc}); it "
+                      "is compiled again by each process", UserWarning, stacklevel=5)
 
 
 class GraphCache:
