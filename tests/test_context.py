@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 import warnings
 from collections.abc import Iterator
@@ -82,7 +83,9 @@ CONTEXT_DEFAULTS: dict[str, Any] = {
     "enable_sparse": False,
     "grad_for_scalar": False,
     "enable_compile_cache": False,
-    "compile_cache_path": ".",
+    # ember's default is per user, not MindSpore's "." (the working directory)
+    "compile_cache_path": os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "ember"),
     "fallback_device_target": "",
     "deterministic": "OFF",
     "save_ms_model": False,

@@ -258,11 +258,31 @@ def defaults(*options: Option) -> dict[str, Any]:
 
 def directory(label: str, value: str) -> str:
     """A non-empty path that is a directory or does not exist yet."""
-    if not value.strip():
-        raise ValueError(f"{label} must be a non-empty path, but got {value!r}")
+    if not value.strip() or "\0" in value:
+        raise ValueError(f"{label} must be a non-empty path without NUL, but got {value!r}")
     if os.path.exists(value) and not os.path.isdir(value):
         raise ValueError(f"{label} must be a directory, but {value!r} is a file")
     return value
+
+
+def created_directory(label: str, value: str) -> str:
+    """A directory, created (with its parents) when it does not exist yet."""
+    directory(label, value)
+    try:
+        os.makedirs(value, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"{label}: the directory {value!r} cannot be created "
+                         f"({exc.strerror or exc})") from None
+    return value
+
+
+def user_cache_directory() -> str:
+    """The per-user cache directory of ember: ``$XDG_CACHE_HOME/ember``, else
+    ``~/.cache/ember`` (``%LOCALAPPDATA%\\ember\\cache`` on Windows)."""
+    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
+        return os.path.join(os.environ["LOCALAPPDATA"], "ember", "cache")
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "ember")
 
 
 def file_path(label: str, value: str) -> str:
@@ -467,7 +487,8 @@ CONTEXT = _table(
            memory_size(low_gb=1), platforms=GPU_ASCEND),
     # debugging
     Option("save_graphs", bool, False, "Write the IR of each compile stage."),
-    Option("save_graphs_path", str, ".", "Directory the graphs are written to.", directory),
+    Option("save_graphs_path", str, ".",
+           "Directory the graphs are written to; created when set.", created_directory),
     Option("enable_dump", bool, False,
            "Dump the ops' inputs and outputs (ember.dump): as MINDSPORE_DUMP_CONFIG says, or "
            "every op into save_dump_path.", deprecated=_DUMP),
@@ -514,7 +535,11 @@ CONTEXT = _table(
     Option("grad_for_scalar", bool, False, "Differentiate with respect to scalar inputs."),
     Option("enable_compile_cache", bool, False,
            "Save the compiled front-end graph and reuse it while the script is unchanged."),
-    Option("compile_cache_path", str, ".", "Directory of the compile cache.", directory),
+    Option("compile_cache_path", str, None,
+           "Directory of the compile cache; created when set. Default: the per-user cache "
+           "directory ($XDG_CACHE_HOME/ember, else ~/.cache/ember). Its entries are trusted "
+           "input, as the scripts are: keep it writable only by you.", created_directory,
+           default_factory=user_cache_directory),
     # Ember extensions (not in MindSpore)
     Option("fallback_device_target", str, "",
            "Ember extension: the device_target that runs primitives the current backend has "

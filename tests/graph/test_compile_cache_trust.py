@@ -139,12 +139,25 @@ def test_save_graphs_path_is_created_when_set(tmp_path):
     assert target.is_dir()
 
 
-def test_control_characters_in_a_class_name_never_reach_generated_code(tmp_path):
+ODD = "re\0lu\n"
+
+
+class Odd(Net):
+    def __init__(self):
+        super().__init__()
+        setattr(self, ODD, nn.ReLU())  # its scope name, in comments of generated code, has NUL
+
+    def construct(self, x):
+        return getattr(self, ODD)(self.fc(x))
+
+
+def test_control_characters_never_reach_generated_code_or_file_names(tmp_path):
     context.set_context(mode=context.GRAPH_MODE, save_graphs=True,
                         save_graphs_path=str(tmp_path))
-    net = type("Odd\nNet/../" + "N" * 300, (Net,), {})()
-    setattr(net, "re\0lu\n", nn.ReLU())  # a scope name with NUL: comments of generated code
+    net = type("Odd\nNet/../" + "N" * 300, (Odd,), {})()
     np.testing.assert_allclose(net(Tensor(X)).asnumpy(), EXPECTED)
     names = os.listdir(tmp_path)
-    assert names and all(len(n) < 120 and "\0" not in n and "/" not in n for n in names)
+    assert names and all(len(n) < 120 and "\n" not in n and "/" not in n for n in names)
     assert all(p.parent == tmp_path for p in tmp_path.rglob("*"))
+    (backend,) = tmp_path.glob("*_backend.py")
+    assert "\0" not in backend.read_text() and "ReLU" in backend.read_text()

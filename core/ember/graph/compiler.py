@@ -145,6 +145,7 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
     from ember.graph import dump
 
     save = context.get_context("save_graphs")
+    stem = dump.file_stem(name)
     _parallel.check_supported(f"compiling {name}")
     directory = Path(_parallel.rank_directory(context.get_context("save_graphs_path")))
     stage = 0
@@ -160,12 +161,12 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
                 stages.append(f"{stage:02d}_{label}: unchanged, not written")
             else:
                 dump.write_stage(graph, directory, _counters["dumps"],
-                                 f"{name}_{stage:02d}_{label}")
+                                 f"{stem}_{stage:02d}_{label}")
                 stages.append(f"{stage:02d}_{label}: {len(graph.nodes)} nodes")
             previous = text
         stage += 1
 
-    cache_file = _cache_file(fn, args, name, root)
+    cache_file = _cache_file(fn, args, stem, root)
     graph = _load_cached(cache_file, root, args)
     if graph is not None:
         write(graph, "from_compile_cache")
@@ -180,10 +181,10 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
     executor = load_graph()
     runner = executor.compile(graph)
     if save:
-        (directory / f"{_counters['dumps']:02d}_{name}_passes.txt").write_text(
+        (directory / f"{_counters['dumps']:02d}_{stem}_passes.txt").write_text(
             "".join(f"{line}\n" for line in stages))
     if save and getattr(runner, "source", None):
-        (directory / f"{_counters['dumps']:02d}_{name}_backend.py").write_text(runner.source)
+        (directory / f"{_counters['dumps']:02d}_{stem}_backend.py").write_text(runner.source)
     _counters["compiles"] += 1
     _counters["dumps"] += save
     return CompiledFunction(graph, runner, executor)

@@ -178,10 +178,18 @@ def scopes_of(root: Any) -> dict[int, str]:
         parent = path.rpartition(".")[0]
         base = found.get(id(_at(root, parent)), "Default") if path else "Default"
         if path:
-            name = path.rpartition(".")[2]
-            base = f"{base}/{name}-{type(cell).__name__}" if with_class else f"{base}/{name}"
+            name = _printable(path.rpartition(".")[2])
+            kind = _printable(type(cell).__name__)
+            base = f"{base}/{name}-{kind}" if with_class else f"{base}/{name}"
         found.setdefault(id(cell), base)
     return found
+
+
+def _printable(name: str) -> str:
+    """``name`` with control characters (NUL, newlines) escaped: scope names reach dumps,
+    generated code and file names."""
+    return name if name.isprintable() else "".join(
+        c if c.isprintable() else repr(c)[1:-1] for c in name)
 
 
 def _at(root: Any, path: str) -> Any:
