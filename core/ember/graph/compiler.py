@@ -13,6 +13,7 @@ import inspect
 import shutil
 import warnings
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ def compile_stats() -> dict[str, int]:
 
 
 def new_phase() -> None:
-    """Cells changed training mode: graphs compiled before no longer apply."""
+    """Cells changed training mode: the flags that key compiled graphs are read again."""
     _counters["phase"] += 1
 
 
@@ -138,9 +139,10 @@ PASSES: list[tuple[str, Callable[[Graph], Graph]]] = [
 ]
 
 
-def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
-                  root: Any = None) -> CompiledFunction:
-    """Trace ``fn(*args)``, optimise the graph and compile it for the current backend."""
+def compile_graph(fn: Callable[..., Any], args: tuple, name: str, root: Any = None,
+                  used: dict[int, Any] | None = None) -> CompiledFunction:
+    """Trace ``fn(*args)``, optimise the graph and compile it for the current backend;
+    ``used`` receives the cells the trace called, by id."""
     from ember import context
     from ember.graph import dump
 
@@ -171,7 +173,7 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
     if graph is not None:
         write(graph, "from_compile_cache")
     else:
-        graph = trace(convert(fn), args, name, root)
+        graph = trace(convert(fn), args, name, root, used)
         _counters["traces"] += 1
         write(graph, "trace")
         for label, run_pass in PASSES:
@@ -248,25 +250,67 @@ def _save_cached(graph: Graph, path: Path | None) -> None:
                       "is compiled again by each process", UserWarning, stacklevel=5)
 
 
+#: The most graphs kept for one function or cell; beyond it the least recently used goes.
+CACHE_LIMIT = 64
+
+
 class GraphCache:
-    """The graphs compiled for one function (or one cell), by signature and phase."""
+    """The graphs compiled for one function (or one cell), by input signature, graph
+    executor and the training flags of the cells it runs (of ``root`` and every cell under
+    it; for a plain function, of the cells its traces called): at most ``CACHE_LIMIT``, the
+    least recently used dropped first (with one warning)."""
 
     def __init__(self, fn: Callable[..., Any], name: str, root: Any = None) -> None:
         self.fn = fn
         self.name = name
         self.root = root
-        self.entries: dict[tuple, CompiledFunction] = {}
+        self.entries: OrderedDict[tuple, CompiledFunction] = OrderedDict()
+        self.used: dict[int, Any] = {}  # id -> cell, the cells the traces of fn called
+        self.flags: tuple[bool, ...] = ()
+        self.flags_at = -1  # the set_train count the flags were read at
+        self.warned = False
 
     def __call__(self, *args: Any) -> Any:
         from ember import context
 
-        key = (signature(args), _counters["phase"], id(load_graph()))
+        key = (signature(args), id(load_graph()), self._flags())
         compiled = self.entries.get(key)
         if compiled is None:
-            compiled = self.entries[key] = compile_graph(self.fn, args, self.name, self.root)
+            compiled = self._compile(args, key)
+        else:
+            self.entries.move_to_end(key)
         if context.get_context("precompile_only"):
             return None
         return compiled(args)
+
+    def _flags(self) -> tuple[bool, ...]:
+        """The training flags of the cells the graphs run, read again after a set_train."""
+        if self.flags_at != _counters["phase"]:
+            cells = (self.used.values() if self.root is None
+                     else (c for _, c in self.root.cells_and_names()))
+            self.flags = tuple(c.training for c in cells)
+            self.flags_at = _counters["phase"]
+        return self.flags
+
+    def _compile(self, args: tuple, key: tuple) -> CompiledFunction:
+        used: dict[int, Any] = {}
+        compiled = compile_graph(self.fn, args, self.name, self.root, used)
+        if self.root is None and not used.keys() <= self.used.keys():
+            self.used.update(used)
+            self.flags_at = -1
+            key = (*key[:2], self._flags())
+        self.entries[key] = compiled
+        if len(self.entries) > CACHE_LIMIT:
+            self.entries.popitem(last=False)
+            if not self.warned:
+                self.warned = True
+                warnings.warn(
+                    f"{self.name} has been compiled for {len(self.entries) + 1} different "
+                    f"input signatures or training flags; only the {CACHE_LIMIT} most recently "
+                    "used graphs are kept, the least recently used is dropped (and compiled "
+                    "again if needed). Inputs whose shapes change at every call compile at "
+                    "every call: pad or bucket them", UserWarning, stacklevel=4)
+        return compiled
 
 
 def in_graph_context() -> bool:

@@ -47,6 +47,8 @@ class Tracer:
         self.outside: list[Tensor] = []
         self.outside_inputs: list[Value] = []
         self.op_count = parent.op_count if parent else [0]
+        #: id -> cell: the cells called while tracing (shared with subgraphs)
+        self.used: dict[int, Any] = parent.used if parent else {}
 
     def check_depth(self, what: str) -> None:
         """Refuse cells and control-flow bodies nested deeper than ``max_call_depth``."""
@@ -146,6 +148,7 @@ class Tracer:
     def call_cell(self, cell: Any, call: Callable[[], Any]) -> Any:
         """Run ``call`` (the cell's construct) inside the cell's scope, bounding the depth."""
         self.check_depth(type(cell).__name__)
+        self.used[id(cell)] = cell
         self.cells.append(cell)
         try:
             return call()
@@ -199,8 +202,10 @@ def _at(root: Any, path: str) -> Any:
     return cell
 
 
-def trace(fn: Callable[..., Any], args: tuple, name: str, root: Any = None) -> Graph:
-    """Record ``fn(*args)`` as a graph; ``root`` (a Cell) names the scopes."""
+def trace(fn: Callable[..., Any], args: tuple, name: str, root: Any = None,
+          used: dict[int, Any] | None = None) -> Graph:
+    """Record ``fn(*args)`` as a graph; ``root`` (a Cell) names the scopes; ``used`` receives
+    the cells called, by id."""
     from ember import context
 
     graph = Graph(name)
@@ -212,6 +217,8 @@ def trace(fn: Callable[..., Any], args: tuple, name: str, root: Any = None) -> G
         out = fn(*symbolic) if root is None else tracer.call_cell(root, lambda: fn(*symbolic))
     finally:
         state.eager, state.tracer = saved
+        if used is not None:
+            used.update(tracer.used)
     leaves, graph.out_tree = flatten(out, lambda v: False)
     graph.outputs = [tracer.output_value(leaf) for leaf in leaves]
     return graph
