@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from ember.common import dtype as mstype
-from ember.graph import control_flow
 from ember.common.tensor import Tensor
+from ember.graph import control_flow
 from ember.graph.ir import Graph, Node, Value, subgraphs
 from ember.ops.primitive import Primitive
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ember import _autodiff
-from ember._executor import state
+from ember._executor import tracing
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 from ember.graph.ir import Graph, Node, Value, flatten
@@ -210,13 +210,12 @@ def trace(fn: Callable[..., Any], args: tuple, name: str, root: Any = None,
 
     graph = Graph(name)
     tracer = Tracer(graph, scopes_of(root), context.get_context("max_call_depth"))
-    saved = state.eager, state.tracer
-    state.eager, state.tracer = tracer, tracer
     try:
-        symbolic = [tracer.symbolic_input(a) for a in args]
-        out = fn(*symbolic) if root is None else tracer.call_cell(root, lambda: fn(*symbolic))
+        with tracing(tracer):
+            symbolic = [tracer.symbolic_input(a) for a in args]
+            out = (fn(*symbolic) if root is None
+                   else tracer.call_cell(root, lambda: fn(*symbolic)))
     finally:
-        state.eager, state.tracer = saved
         if used is not None:
             used.update(tracer.used)
     leaves, graph.out_tree = flatten(out, lambda v: False)
