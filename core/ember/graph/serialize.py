@@ -23,12 +23,12 @@ import importlib
 import json
 import math
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ember._files import new_temporary
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.graph import control_flow
@@ -60,8 +60,7 @@ class _Unbound(ValueError):
 def write_atomic(path: str | os.PathLike[str], data: bytes, durable: bool = True) -> None:
     """Write ``data`` to ``path`` through a temporary file and ``os.replace``: readers see the
     old file or the whole new one. ``durable`` also syncs the data to disk first."""
-    path = Path(path)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, temp = new_temporary(path)
     try:
         with os.fdopen(fd, "wb") as f:
             if hasattr(os, "fchmod"):

@@ -7,15 +7,15 @@ the shape in ``dims`` (``[0]`` for a 0-d tensor, as MindSpore writes it), the dt
 prints it (``"Float32"``) and the raw little-endian bytes in C order. A tensor larger than
 512 MiB is written as consecutive Values with the same tag, each holding a slice of the bytes.
 Files move both ways between MindSpore and Ember. Writes go to a temporary file that is renamed
-over the target, so an interrupted save leaves the previous file intact; reads validate every
-entry and never unpickle.
+over the target, so an interrupted save leaves the previous file intact (and the next save of
+the target removes the temporary a killed process left); reads validate every entry and never
+unpickle.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import tempfile
 import threading
 import warnings
 from collections.abc import Iterator, Sequence
@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ember._files import new_temporary
 from ember.common import dtype as mstype
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
@@ -148,8 +149,8 @@ def _fsync_directory(directory: str) -> None:
 
 def _write_file(path: str, records: list[_Record]) -> None:
     """Write to a temporary file next to ``path``, fsync it, then rename it over ``path``."""
-    directory, base = os.path.split(path)
-    fd, temporary = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=directory)
+    directory = os.path.dirname(path)
+    fd, temporary = new_temporary(path)
     try:
         with os.fdopen(fd, "wb") as file:
             for record in records:
