@@ -15,6 +15,7 @@ import json
 import os
 import re
 import time
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from itertools import pairwise
@@ -499,8 +500,9 @@ CONTEXT = _table(
     Option("profiling_options", str, "",
            "Profiling options as a JSON object with keys output, training_trace, task_trace, "
            "aicpu ('on'/'off'), fp_point, bp_point and aic_metrics; empty: not set. The "
-           "Profiler reads output, fp_point and bp_point; the rest are Ascend's.",
-           json_text(PROFILING_OPTIONS), deprecated=_PROFILER),
+           "Profiler reads output, fp_point and bp_point; the rest are Ascend's. Checked "
+           "when enable_profiling is True; otherwise a bad value only warns, as it has no "
+           "effect.", deprecated=_PROFILER),
     Option("print_file_path", str, "",
            "File that ops.Print writes to instead of the screen, as MindSpore's print protobuf "
            "(read it with ember.parse_print); if the file exists, '.<seconds since the epoch>' "
@@ -602,7 +604,8 @@ AUTO_PARALLEL = _table(
 
 PS = _table(
     Option("enable_ps", bool, False,
-           "Parameter-server training; needs the environment variables below."),
+           "Parameter-server training; the environment variables below are read when a "
+           "server starts (those set are checked now)."),
     Option("config_file_path", str, "", "Configuration file for server disaster recovery."),
     Option("scheduler_manage_port", int, 11202, "Scheduler port for scale-out/in requests.",
            in_range(1, 65535)),
@@ -639,19 +642,30 @@ def _pynative_parallel_modes(value_of: Callable[[str], Any]) -> None:
 
 
 def _ps_environment(value_of: Callable[[str], Any]) -> None:
-    if not value_of("enable_ps"):
-        return
-    missing = [option.env for option in PS_ENVIRONMENT if option.env not in os.environ]
-    if missing:
-        raise ValueError(
-            f"enable_ps=True needs the environment variables "
-            f"{', '.join(option.env for option in PS_ENVIRONMENT)}; not set: {', '.join(missing)}"
-        )
-    for option in PS_ENVIRONMENT:
-        option.read_env()
+    """The MS_* variables that are set must be valid; as MindSpore, the missing ones are
+    needed only when a parameter server starts."""
+    if value_of("enable_ps"):
+        for option in PS_ENVIRONMENT:
+            option.read_env()
+
+
+_PROFILING_TEXT = json_text(PROFILING_OPTIONS)
+
+
+def _profiling_options(value_of: Callable[[str], Any]) -> None:
+    """profiling_options must be valid while enable_profiling is True; otherwise a bad value
+    has no effect, and warns (MindSpore accepts it then)."""
+    try:
+        _PROFILING_TEXT("profiling_options", value_of("profiling_options"))
+    except (TypeError, ValueError) as exc:
+        if value_of("enable_profiling"):
+            raise
+        warnings.warn(f"{exc}. It has no effect while enable_profiling is False, and is "
+                      "checked again when enable_profiling is set", UserWarning, stacklevel=4)
 
 
 RULES = (
     Rule(frozenset({"mode", "parallel_mode"}), _pynative_parallel_modes),
     Rule(frozenset({"enable_ps"}), _ps_environment),
+    Rule(frozenset({"profiling_options", "enable_profiling"}), _profiling_options),
 )

@@ -23,17 +23,12 @@ def _host_array(data: Any, dtype: mstype.Type | None) -> np.ndarray:
         return _to_array(data, dtype)
     except OverflowError as exc:
         target = "Int64" if dtype is None else dtype
-        raise ValueError(f"Tensor: input_data {_short(data)} is out of the range of {target} "
+        raise ValueError(f"Tensor: input_data {data!r:.60} is out of the range of {target} "
                          f"({exc}); pass a dtype that holds it") from None
     except ValueError as exc:
-        raise ValueError(f"Tensor: input_data {_short(data)} is not an array of numbers: "
+        raise ValueError(f"Tensor: input_data {data!r:.60} is not an array of numbers: "
                          "nested lists must be rectangular (rows of equal length) and hold "
                          f"numbers or booleans ({exc})") from None
-
-
-def _short(data: Any) -> str:
-    text = repr(data)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _to_array(data: Any, dtype: mstype.Type | None) -> np.ndarray:

@@ -356,6 +356,9 @@ def ms_function(fn: Callable | None = None, obj: Any = None,
     """
     if fn is None:
         return functools.partial(ms_function, obj=obj, input_signature=input_signature)
+    if not (inspect.isfunction(fn) or inspect.ismethod(fn)):
+        raise TypeError(f"ms_function: expects a function or a method (def or lambda), but "
+                        f"got {type(fn).__name__} {fn!r:.60}; wrap it in a def to compile it")
     from ember.nn.cell import Cell
 
     plain = GraphCache(fn, fn.__name__)
