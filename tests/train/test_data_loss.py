@@ -3,6 +3,7 @@ save leaves no temporaries behind for long, numeric surprises warn or are refuse
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -105,3 +106,33 @@ def test_parameter_untouched_by_a_refused_tensor():
     with pytest.raises(TypeError):
         p.set_data(Tensor(np.ma.masked_array([1.0, 2.0], mask=[False, True])))
     np.testing.assert_array_equal(p.asnumpy(), 1.0)
+
+
+PEAK_OF_LOAD = """
+import json, os, resource, sys, tracemalloc
+from ember.train.serialization import load_checkpoint
+
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+tracemalloc.start()
+loaded = load_checkpoint(sys.argv[1])
+traced = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024  # KiB on Linux
+print(json.dumps({"traced": traced, "rss": grown, "entries": len(loaded)}))
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss is in KiB on Linux")
+def test_load_checkpoint_peaks_at_about_twice_the_file_size(tmp_path):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "big.ckpt"
+    save_checkpoint([{"name": f"w{i}", "data": Tensor(rng.normal(size=(256, 1024))
+                                                      .astype(np.float32))} for i in range(8)],
+                    str(path))
+    size = path.stat().st_size  # 8 MiB
+    proc = subprocess.run([sys.executable, "-c", PEAK_OF_LOAD, str(path)], capture_output=True,
+                          text=True, timeout=120, check=True)
+    peak = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert peak["entries"] == 8
+    assert peak["traced"] < 1.5 * size  # the arrays, and one tensor's copy in flight
+    assert peak["rss"] < 2.5 * size  # the mapped file and the arrays
