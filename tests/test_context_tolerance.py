@@ -30,6 +30,7 @@ def test_enable_ps_still_checks_the_variables_that_are_set(monkeypatch):
     assert context.get_ps_context("enable_ps") is False
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # profiling_options itself
 def test_profiling_options_that_are_not_json_warn_while_profiling_is_off():
     with pytest.warns(UserWarning, match="profiling_options must be valid JSON.*no effect while "
                                           "enable_profiling is False"):

@@ -34,6 +34,7 @@ def _data(rows: np.ndarray = X) -> NumpySlicesDataset:
                               shuffle=False).batch(1)
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's overflow in the SGD kernel
 def test_model_checkpoint_keeps_the_newest_finite_checkpoint(tmp_path):
     context.set_context(mode=context.PYNATIVE_MODE)
     model = _diverging_model(lr=1e18)  # finite for a step or two, then inf and NaN
@@ -51,6 +52,7 @@ def test_model_checkpoint_keeps_the_newest_finite_checkpoint(tmp_path):
     assert sum("loss is not finite" in m for m in messages) == 1, messages
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
 def test_model_train_warns_once_on_a_non_finite_loss():
     context.set_context(mode=context.PYNATIVE_MODE)
     with pytest.warns(UserWarning, match=r"Model.train: the loss is not finite \((inf|nan)\) "
