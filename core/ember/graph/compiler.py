@@ -274,11 +274,11 @@ class GraphCache:
         from ember import context
 
         key = (signature(args), id(load_graph()), self._flags())
-        compiled = self.entries.get(key)
+        compiled = self.entries.pop(key, None)  # then put back last: the most recent
         if compiled is None:
             compiled = self._compile(args, key)
         else:
-            self.entries.move_to_end(key)
+            self.entries[key] = compiled
         if context.get_context("precompile_only"):
             return None
         return compiled(args)
@@ -300,8 +300,8 @@ class GraphCache:
             self.flags_at = -1
             key = (*key[:2], self._flags())
         self.entries[key] = compiled
-        if len(self.entries) > CACHE_LIMIT:
-            self.entries.popitem(last=False)
+        while len(self.entries) > CACHE_LIMIT:
+            self.entries.pop(next(iter(self.entries)), None)
             if not self.warned:
                 self.warned = True
                 warnings.warn(
