@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import threading
 import warnings
 from collections.abc import Iterator
@@ -82,7 +83,9 @@ CONTEXT_DEFAULTS: dict[str, Any] = {
     "enable_sparse": False,
     "grad_for_scalar": False,
     "enable_compile_cache": False,
-    "compile_cache_path": ".",
+    # ember's default is per user, not MindSpore's "." (the working directory)
+    "compile_cache_path": os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "ember"),
     "fallback_device_target": "",
     "deterministic": "OFF",
     "save_ms_model": False,
@@ -316,13 +319,14 @@ CONTEXT_REJECTS = [
      r"mempool_block_size must be at least 1GB, but got '0.5GB'"),
     ({"variable_memory_max_size": "32GB"}, ValueError,
      r"variable_memory_max_size must be at most 31GB, but got '32GB'"),
-    ({"profiling_options": "{training_trace: on}"}, ValueError,
+    ({"profiling_options": "{training_trace: on}", "enable_profiling": True}, ValueError,
      r"profiling_options must be valid JSON, but '\{training_trace: on\}' is not"),
-    ({"profiling_options": '{"trainingtrace": "on"}'}, ValueError,
+    ({"profiling_options": '{"trainingtrace": "on"}', "enable_profiling": True}, ValueError,
      r"profiling_options has no key 'trainingtrace'; did you mean 'training_trace'\?"),
-    ({"profiling_options": '{"task_trace": "yes"}'}, ValueError,
+    ({"profiling_options": '{"task_trace": "yes"}', "enable_profiling": True}, ValueError,
      r"profiling_options\['task_trace'\] must be one of 'on', 'off', but got 'yes'"),
-    ({"profiling_options": '["output"]'}, TypeError, r"profiling_options must be dict"),
+    ({"profiling_options": '["output"]', "enable_profiling": True}, TypeError,
+     r"profiling_options must be dict"),
     ({"graph_kernel_flags": "opt_level=2"}, ValueError,
      r"graph_kernel_flags must be flags such as .*, but 'opt_level=2' is not a flag"),
     ({"device_target": 1}, TypeError, r"device_target must be str, but got int 1"),
@@ -675,15 +679,6 @@ def test_ps_environment_is_validated(monkeypatch: pytest.MonkeyPatch, name: str,
     with pytest.raises(ValueError, match=match):
         set_ps_context(enable_ps=True)
     assert get_ps_context("enable_ps") is False
-
-
-def test_enable_ps_needs_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    _set_ps_env(monkeypatch)
-    monkeypatch.delenv("MS_ROLE")
-    with pytest.raises(ValueError, match=r"enable_ps=True needs the environment variables .*; "
-                                         r"not set: MS_ROLE$"):
-        set_ps_context(enable_ps=True)
-    set_ps_context(enable_ps=False)
 
 
 def test_ps_environment_keys_are_read_only() -> None:

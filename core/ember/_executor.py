@@ -3,14 +3,21 @@
 ``state.eager`` is the PyNative executor of the current device_target, fetched from its plugin
 once per change of device_target, mode or pynative_synchronize (``_plugins.context_committed``
 clears it) and then called directly by every primitive: no pluggy call on the hot path.
+
+Tracing is per thread: ``state.tracer`` is the tracer of the calling thread. While any thread
+traces, ``state.eager`` is None, so every primitive asks :func:`load_eager`, which answers the
+calling thread's tracer, or the PyNative executor.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import sys
+import threading
 import warnings
 from collections import Counter
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,29 +28,71 @@ if TYPE_CHECKING:
     from ember.common.tensor import Tensor
 
 
+class _Local(threading.local):
+    tracer: Any = None  # the Tracer while this thread traces a graph
+
+
 class _State:
-    __slots__ = ("eager", "fallbacks", "graph", "mode", "observe", "tracer", "transfers")
+    __slots__ = ("eager", "executor", "fallbacks", "graph", "local", "mode", "observe",
+                 "tracing", "transfers")
 
     def __init__(self) -> None:
-        self.eager: Any = None  # the PyNative executor, or the tracer while tracing
+        self.eager: Any = None  # the PyNative executor while no thread traces, else None
+        self.executor: Any = None  # the PyNative executor (observed while observing)
         self.graph: Any = None  # the Graph-mode executor
         self.mode: int | None = None  # the context's mode, read when first needed
-        self.tracer: Any = None  # the Tracer while a graph is being traced
+        self.local = _Local()
+        self.tracing = 0  # how many traces are under way, in all threads
         self.transfers = 0  # tensors moved between devices, for tests and benchmarks
         self.fallbacks: Counter[str] = Counter()  # calls run by fallback_device_target
         #: While the profiler or the dump observe: wraps a fetched PyNative executor so that
         #: its kernels report each run (``ember._instrument``); None otherwise.
         self.observe: Any = None
 
+    @property
+    def tracer(self) -> Any:
+        """The Tracer of the calling thread while it traces a graph, else None."""
+        return self.local.tracer
+
 
 state = _State()
+_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def tracing(tracer: Any) -> Iterator[None]:
+    """Run the block with ``tracer`` as the calling thread's executor; other threads keep
+    running their primitives eagerly."""
+    local = state.local
+    saved = local.tracer
+    with _LOCK:
+        state.tracing += 1
+        state.eager = None  # every primitive asks load_eager, which knows the thread
+    local.tracer = tracer
+    try:
+        yield
+    finally:
+        local.tracer = saved
+        with _LOCK:
+            state.tracing -= 1
 
 
 def load_eager() -> Any:
-    """Fetch the PyNative executor of the current device_target from its plugin."""
-    executor = _load("ember_eager_executor", "a PyNative executor")
-    state.eager = executor if state.observe is None else state.observe(executor)
-    return state.eager
+    """The executor of the calling thread: its tracer, or the PyNative executor of the current
+    device_target (fetched from its plugin when needed)."""
+    tracer = state.local.tracer
+    if tracer is not None:
+        return tracer
+    executor = state.executor
+    if executor is None:
+        executor = _load("ember_eager_executor", "a PyNative executor")
+        if state.observe is not None:
+            executor = state.observe(executor)
+        state.executor = executor
+    with _LOCK:
+        if not state.tracing:
+            state.eager = executor
+    return executor
 
 
 def load_graph() -> Any:
@@ -73,7 +122,7 @@ def _load_for(target: str, hook_name: str, what: str) -> Any:
 
 
 def forget_executors() -> None:
-    state.eager = state.graph = state.mode = None
+    state.eager = state.executor = state.graph = state.mode = None
 
 
 def graph_mode() -> bool:

@@ -70,8 +70,7 @@ def stop(observer: Any) -> None:
 def _refresh() -> None:
     """Make the next primitive fetch its executor again (observed or plain)."""
     state.observe = ObservedExecutor if observers else None
-    if state.tracer is None:
-        state.eager = None
+    state.eager = state.executor = None
 
 
 def run_watched(kernel: Callable[..., Any], op: OpInfo, arrays: tuple) -> Any:

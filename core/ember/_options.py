@@ -15,6 +15,7 @@ import json
 import os
 import re
 import time
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from itertools import pairwise
@@ -258,11 +259,31 @@ def defaults(*options: Option) -> dict[str, Any]:
 
 def directory(label: str, value: str) -> str:
     """A non-empty path that is a directory or does not exist yet."""
-    if not value.strip():
-        raise ValueError(f"{label} must be a non-empty path, but got {value!r}")
+    if not value.strip() or "\0" in value:
+        raise ValueError(f"{label} must be a non-empty path without NUL, but got {value!r}")
     if os.path.exists(value) and not os.path.isdir(value):
         raise ValueError(f"{label} must be a directory, but {value!r} is a file")
     return value
+
+
+def created_directory(label: str, value: str) -> str:
+    """A directory, created (with its parents) when it does not exist yet."""
+    directory(label, value)
+    try:
+        os.makedirs(value, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"{label}: the directory {value!r} cannot be created "
+                         f"({exc.strerror or exc})") from None
+    return value
+
+
+def user_cache_directory() -> str:
+    """The per-user cache directory of ember: ``$XDG_CACHE_HOME/ember``, else
+    ``~/.cache/ember`` (``%LOCALAPPDATA%\\ember\\cache`` on Windows)."""
+    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
+        return os.path.join(os.environ["LOCALAPPDATA"], "ember", "cache")
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "ember")
 
 
 def file_path(label: str, value: str) -> str:
@@ -467,7 +488,8 @@ CONTEXT = _table(
            memory_size(low_gb=1), platforms=GPU_ASCEND),
     # debugging
     Option("save_graphs", bool, False, "Write the IR of each compile stage."),
-    Option("save_graphs_path", str, ".", "Directory the graphs are written to.", directory),
+    Option("save_graphs_path", str, ".",
+           "Directory the graphs are written to; created when set.", created_directory),
     Option("enable_dump", bool, False,
            "Dump the ops' inputs and outputs (ember.dump): as MINDSPORE_DUMP_CONFIG says, or "
            "every op into save_dump_path.", deprecated=_DUMP),
@@ -478,8 +500,9 @@ CONTEXT = _table(
     Option("profiling_options", str, "",
            "Profiling options as a JSON object with keys output, training_trace, task_trace, "
            "aicpu ('on'/'off'), fp_point, bp_point and aic_metrics; empty: not set. The "
-           "Profiler reads output, fp_point and bp_point; the rest are Ascend's.",
-           json_text(PROFILING_OPTIONS), deprecated=_PROFILER),
+           "Profiler reads output, fp_point and bp_point; the rest are Ascend's. Checked "
+           "when enable_profiling is True; otherwise a bad value only warns, as it has no "
+           "effect.", deprecated=_PROFILER),
     Option("print_file_path", str, "",
            "File that ops.Print writes to instead of the screen, as MindSpore's print protobuf "
            "(read it with ember.parse_print); if the file exists, '.<seconds since the epoch>' "
@@ -514,7 +537,11 @@ CONTEXT = _table(
     Option("grad_for_scalar", bool, False, "Differentiate with respect to scalar inputs."),
     Option("enable_compile_cache", bool, False,
            "Save the compiled front-end graph and reuse it while the script is unchanged."),
-    Option("compile_cache_path", str, ".", "Directory of the compile cache.", directory),
+    Option("compile_cache_path", str, None,
+           "Directory of the compile cache; created when set. Default: the per-user cache "
+           "directory ($XDG_CACHE_HOME/ember, else ~/.cache/ember). Its entries are trusted "
+           "input, as the scripts are: keep it writable only by you.", created_directory,
+           default_factory=user_cache_directory),
     # Ember extensions (not in MindSpore)
     Option("fallback_device_target", str, "",
            "Ember extension: the device_target that runs primitives the current backend has "
@@ -577,7 +604,8 @@ AUTO_PARALLEL = _table(
 
 PS = _table(
     Option("enable_ps", bool, False,
-           "Parameter-server training; needs the environment variables below."),
+           "Parameter-server training; the environment variables below are read when a "
+           "server starts (those set are checked now)."),
     Option("config_file_path", str, "", "Configuration file for server disaster recovery."),
     Option("scheduler_manage_port", int, 11202, "Scheduler port for scale-out/in requests.",
            in_range(1, 65535)),
@@ -614,19 +642,30 @@ def _pynative_parallel_modes(value_of: Callable[[str], Any]) -> None:
 
 
 def _ps_environment(value_of: Callable[[str], Any]) -> None:
-    if not value_of("enable_ps"):
-        return
-    missing = [option.env for option in PS_ENVIRONMENT if option.env not in os.environ]
-    if missing:
-        raise ValueError(
-            f"enable_ps=True needs the environment variables "
-            f"{', '.join(option.env for option in PS_ENVIRONMENT)}; not set: {', '.join(missing)}"
-        )
-    for option in PS_ENVIRONMENT:
-        option.read_env()
+    """The MS_* variables that are set must be valid; as MindSpore, the missing ones are
+    needed only when a parameter server starts."""
+    if value_of("enable_ps"):
+        for option in PS_ENVIRONMENT:
+            option.read_env()
+
+
+_PROFILING_TEXT = json_text(PROFILING_OPTIONS)
+
+
+def _profiling_options(value_of: Callable[[str], Any]) -> None:
+    """profiling_options must be valid while enable_profiling is True; otherwise a bad value
+    has no effect, and warns (MindSpore accepts it then)."""
+    try:
+        _PROFILING_TEXT("profiling_options", value_of("profiling_options"))
+    except (TypeError, ValueError) as exc:
+        if value_of("enable_profiling"):
+            raise
+        warnings.warn(f"{exc}. It has no effect while enable_profiling is False, and is "
+                      "checked again when enable_profiling is set", UserWarning, stacklevel=4)
 
 
 RULES = (
     Rule(frozenset({"mode", "parallel_mode"}), _pynative_parallel_modes),
     Rule(frozenset({"enable_ps"}), _ps_environment),
+    Rule(frozenset({"profiling_options", "enable_profiling"}), _profiling_options),
 )

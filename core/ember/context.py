@@ -319,7 +319,7 @@ def set_ps_context(**kwargs: Any) -> None:
 
     Parameter-server training also reads the environment variables MS_SERVER_NUM,
     MS_WORKER_NUM, MS_SCHED_HOST, MS_SCHED_PORT and MS_ROLE (MS_SCHED, MS_WORKER or
-    MS_PSERVER/MS_SERVER); enable_ps=True checks that they are set and valid. get_ps_context
+    MS_PSERVER/MS_SERVER) when a server starts; enable_ps=True checks those set. get_ps_context
     reports them as server_num, worker_num, scheduler_ip, scheduler_port and ms_role.
 
     Examples:

@@ -144,9 +144,8 @@ class Profiler:
 
     def step_trace(self) -> list[dict[str, Any]]:
         """One row per step: its span, fp_point/bp_point and the split they make."""
-        from ember import context
 
-        options = json.loads(context.get_context("profiling_options") or "{}")
+        options = _context_options()
         steps: dict[tuple[str, int], list[tuple]] = defaultdict(list)
         for event in self.events:
             if event[4] > 0:
@@ -277,12 +276,23 @@ def _text(title: str, rows: list[dict[str, Any]], columns: list[str]) -> str:
 _CONTEXT_PROFILER: list[Profiler] = []
 
 
-def context_profiling(enable: bool) -> None:
-    """Start (``enable``) or stop and write the profiler that ``enable_profiling`` runs."""
+def _context_options() -> dict[str, Any]:
+    """profiling_options as a dict; {} when it is not set or not valid (it may be stored
+    unchecked while enable_profiling is False)."""
     from ember import context
 
-    if enable and not _CONTEXT_PROFILER:
+    try:
         options = json.loads(context.get_context("profiling_options") or "{}")
+    except ValueError:
+        return {}
+    return options if isinstance(options, dict) else {}
+
+
+def context_profiling(enable: bool) -> None:
+    """Start (``enable``) or stop and write the profiler that ``enable_profiling`` runs."""
+
+    if enable and not _CONTEXT_PROFILER:
+        options = _context_options()
         _CONTEXT_PROFILER.append(Profiler(output_path=options.get("output") or "./data"))
         atexit.register(context_profiling, False)
     elif not enable and _CONTEXT_PROFILER:

@@ -217,10 +217,10 @@ def test_shared_primitive_stays_shared(tmp_path):
 def test_inline_values_round_trip(tmp_path, value):
     b = Builder()
     x = b.input((2, 3))
-    b.op(ops.Identity(), x, value, spec=((2, 3), mstype.float32))
+    b.op(ops.Identity().add_prim_attr("extra", value), x)
     save_graph(b.ret([x, value]), tmp_path / "g")
     loaded = load_graph(tmp_path / "g", {})
-    for got in (loaded.nodes[0].inputs[1], unflatten(loaded.out_tree, loaded.outputs)[1]):
+    for got in (loaded.nodes[0].prim.extra, unflatten(loaded.out_tree, loaded.outputs)[1]):
         if isinstance(value, np.ndarray | np.generic):
             assert type(got) is type(value) and got.dtype == value.dtype
             np.testing.assert_array_equal(got, value)

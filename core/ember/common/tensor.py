@@ -16,6 +16,22 @@ def _host_array(data: Any, dtype: mstype.Type | None) -> np.ndarray:
     """User input (Tensor, ndarray, scalar, nested list) as a NumPy array of an ember dtype."""
     if isinstance(data, Tensor):
         data = data.asnumpy()
+    if isinstance(data, np.ma.MaskedArray):
+        raise TypeError("Tensor: input_data is a NumPy masked array, whose mask a Tensor "
+                        "cannot keep; pass data.filled(value) or data.data")
+    try:
+        return _to_array(data, dtype)
+    except OverflowError as exc:
+        target = "Int64" if dtype is None else dtype
+        raise ValueError(f"Tensor: input_data {data!r:.60} is out of the range of {target} "
+                         f"({exc}); pass a dtype that holds it") from None
+    except ValueError as exc:
+        raise ValueError(f"Tensor: input_data {data!r:.60} is not an array of numbers: "
+                         "nested lists must be rectangular (rows of equal length) and hold "
+                         f"numbers or booleans ({exc})") from None
+
+
+def _to_array(data: Any, dtype: mstype.Type | None) -> np.ndarray:
     if dtype is not None:
         return np.array(data, dtype=mstype.pytype_to_dtype(dtype).np_dtype)
     if isinstance(data, np.ndarray):

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import functools
 import inspect
+import shutil
 import warnings
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,7 +44,7 @@ def compile_stats() -> dict[str, int]:
 
 
 def new_phase() -> None:
-    """Cells changed training mode: graphs compiled before no longer apply."""
+    """Cells changed training mode: the flags that key compiled graphs are read again."""
     _counters["phase"] += 1
 
 
@@ -137,13 +139,15 @@ PASSES: list[tuple[str, Callable[[Graph], Graph]]] = [
 ]
 
 
-def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
-                  root: Any = None) -> CompiledFunction:
-    """Trace ``fn(*args)``, optimise the graph and compile it for the current backend."""
+def compile_graph(fn: Callable[..., Any], args: tuple, name: str, root: Any = None,
+                  used: dict[int, Any] | None = None) -> CompiledFunction:
+    """Trace ``fn(*args)``, optimise the graph and compile it for the current backend;
+    ``used`` receives the cells the trace called, by id."""
     from ember import context
     from ember.graph import dump
 
     save = context.get_context("save_graphs")
+    stem = dump.file_stem(name)
     _parallel.check_supported(f"compiling {name}")
     directory = Path(_parallel.rank_directory(context.get_context("save_graphs_path")))
     stage = 0
@@ -159,17 +163,17 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
                 stages.append(f"{stage:02d}_{label}: unchanged, not written")
             else:
                 dump.write_stage(graph, directory, _counters["dumps"],
-                                 f"{name}_{stage:02d}_{label}")
+                                 f"{stem}_{stage:02d}_{label}")
                 stages.append(f"{stage:02d}_{label}: {len(graph.nodes)} nodes")
             previous = text
         stage += 1
 
-    cache_file = _cache_file(fn, args, name, root)
-    graph = _load_cached(cache_file, root)
+    cache_file = _cache_file(fn, args, stem, root)
+    graph = _load_cached(cache_file, root, args)
     if graph is not None:
         write(graph, "from_compile_cache")
     else:
-        graph = trace(convert(fn), args, name, root)
+        graph = trace(convert(fn), args, name, root, used)
         _counters["traces"] += 1
         write(graph, "trace")
         for label, run_pass in PASSES:
@@ -179,10 +183,10 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str,
     executor = load_graph()
     runner = executor.compile(graph)
     if save:
-        (directory / f"{_counters['dumps']:02d}_{name}_passes.txt").write_text(
+        (directory / f"{_counters['dumps']:02d}_{stem}_passes.txt").write_text(
             "".join(f"{line}\n" for line in stages))
     if save and getattr(runner, "source", None):
-        (directory / f"{_counters['dumps']:02d}_{name}_backend.py").write_text(runner.source)
+        (directory / f"{_counters['dumps']:02d}_{stem}_backend.py").write_text(runner.source)
     _counters["compiles"] += 1
     _counters["dumps"] += save
     return CompiledFunction(graph, runner, executor)
@@ -211,10 +215,22 @@ def _cache_file(fn: Callable[..., Any], args: tuple, name: str, root: Any) -> Pa
     return Path(context.get_context("compile_cache_path")) / "ember_graphs" / f"{name}_{key}.json"
 
 
-def _load_cached(path: Path | None, root: Any) -> Graph | None:
-    if path is None or not path.exists():
+def _load_cached(path: Path | None, root: Any, args: tuple) -> Graph | None:
+    """The cached graph at ``path``; None when there is none, or (with a warning) when the
+    entry is damaged or does not fit the call: it is compiled again and overwritten."""
+    if path is None or not (path.exists() or path.is_symlink()):
         return None
-    graph = serialize.load_graph(path, {p.name: p for p in root.get_parameters()})
+    try:
+        graph = serialize.load_graph(path, {p.name: p for p in root.get_parameters()})
+        given = [(tuple(t.shape), t.dtype) for t in graph_inputs(args)]
+        if given != [(v.shape, v.dtype) for v in graph.inputs]:
+            raise ValueError(f"{path}: the cached graph takes inputs "
+                             f"{[(v.shape, v.dtype) for v in graph.inputs]}, not {given}")
+    except (OSError, ValueError) as exc:
+        warnings.warn(f"enable_compile_cache: ignoring the compile cache entry {path}; the "
+                      f"graph is compiled again and the entry overwritten ({exc})",
+                      UserWarning, stacklevel=5)
+        return None
     _counters["cache_loads"] += 1
     return graph
 
@@ -223,31 +239,78 @@ def _save_cached(graph: Graph, path: Path | None) -> None:
     if path is None:
         return
     try:
+        if path.is_dir() and not path.is_symlink():  # a directory in the entry's place
+            shutil.rmtree(path)
         serialize.save_graph(graph, path)
     except serialize.NotSerializable as exc:  # a graph that calls the user's Python
         warnings.warn(f"enable_compile_cache: {exc}; this graph is compiled again by each "
                       "process", UserWarning, stacklevel=5)
+    except OSError as exc:
+        warnings.warn(f"enable_compile_cache: the graph cannot be saved to {path} ({exc}); it "
+                      "is compiled again by each process", UserWarning, stacklevel=5)
+
+
+#: The most graphs kept for one function or cell; beyond it the least recently used goes.
+CACHE_LIMIT = 64
 
 
 class GraphCache:
-    """The graphs compiled for one function (or one cell), by signature and phase."""
+    """The graphs compiled for one function (or one cell), by input signature, graph
+    executor and the training flags of the cells it runs (of ``root`` and every cell under
+    it; for a plain function, of the cells its traces called): at most ``CACHE_LIMIT``, the
+    least recently used dropped first (with one warning)."""
 
     def __init__(self, fn: Callable[..., Any], name: str, root: Any = None) -> None:
         self.fn = fn
         self.name = name
         self.root = root
-        self.entries: dict[tuple, CompiledFunction] = {}
+        self.entries: OrderedDict[tuple, CompiledFunction] = OrderedDict()
+        self.used: dict[int, Any] = {}  # id -> cell, the cells the traces of fn called
+        self.flags: tuple[bool, ...] = ()
+        self.flags_at = -1  # the set_train count the flags were read at
+        self.warned = False
 
     def __call__(self, *args: Any) -> Any:
         from ember import context
 
-        key = (signature(args), _counters["phase"], id(load_graph()))
-        compiled = self.entries.get(key)
+        key = (signature(args), id(load_graph()), self._flags())
+        compiled = self.entries.pop(key, None)  # then put back last: the most recent
         if compiled is None:
-            compiled = self.entries[key] = compile_graph(self.fn, args, self.name, self.root)
+            compiled = self._compile(args, key)
+        else:
+            self.entries[key] = compiled
         if context.get_context("precompile_only"):
             return None
         return compiled(args)
+
+    def _flags(self) -> tuple[bool, ...]:
+        """The training flags of the cells the graphs run, read again after a set_train."""
+        if self.flags_at != _counters["phase"]:
+            cells = (self.used.values() if self.root is None
+                     else (c for _, c in self.root.cells_and_names()))
+            self.flags = tuple(c.training for c in cells)
+            self.flags_at = _counters["phase"]
+        return self.flags
+
+    def _compile(self, args: tuple, key: tuple) -> CompiledFunction:
+        used: dict[int, Any] = {}
+        compiled = compile_graph(self.fn, args, self.name, self.root, used)
+        if self.root is None and not used.keys() <= self.used.keys():
+            self.used.update(used)
+            self.flags_at = -1
+            key = (*key[:2], self._flags())
+        self.entries[key] = compiled
+        while len(self.entries) > CACHE_LIMIT:
+            self.entries.pop(next(iter(self.entries)), None)
+            if not self.warned:
+                self.warned = True
+                warnings.warn(
+                    f"{self.name} has been compiled for {len(self.entries) + 1} different "
+                    f"input signatures or training flags; only the {CACHE_LIMIT} most recently "
+                    "used graphs are kept, the least recently used is dropped (and compiled "
+                    "again if needed). Inputs whose shapes change at every call compile at "
+                    "every call: pad or bucket them", UserWarning, stacklevel=4)
+        return compiled
 
 
 def in_graph_context() -> bool:
@@ -293,6 +356,9 @@ def ms_function(fn: Callable | None = None, obj: Any = None,
     """
     if fn is None:
         return functools.partial(ms_function, obj=obj, input_signature=input_signature)
+    if not (inspect.isfunction(fn) or inspect.ismethod(fn)):
+        raise TypeError(f"ms_function: expects a function or a method (def or lambda), but "
+                        f"got {type(fn).__name__} {fn!r:.60}; wrap it in a def to compile it")
     from ember.nn.cell import Cell
 
     plain = GraphCache(fn, fn.__name__)

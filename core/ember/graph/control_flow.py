@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ember import _autodiff
-from ember._executor import state
+from ember._executor import state, tracing
 from ember.common import dtype as mstype
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
@@ -257,16 +257,11 @@ def _trace_sub(fn: Callable[..., Any], operands: Sequence[Any], label: str) -> _
     graph = Graph("", parent=parent.graph)
     graph.name = f"{parent.graph.name}/{label}{graph.new_id()}"
     tracer = Tracer(graph, parent.scopes, parent.max_depth, parent)
-    saved = state.eager, state.tracer
-    state.eager = state.tracer = tracer
-    try:
-        with _autodiff.paused():
-            symbolic = [tracer.symbolic_input(a) if _is_operand(a) else a for a in operands]
-            out = fn(*symbolic)
-            leaves, tree = flatten(out, lambda v: False)
-            outputs = [tracer.output_value(leaf) for leaf in leaves]
-    finally:
-        state.eager, state.tracer = saved
+    with tracing(tracer), _autodiff.paused():
+        symbolic = [tracer.symbolic_input(a) if _is_operand(a) else a for a in operands]
+        out = fn(*symbolic)
+        leaves, tree = flatten(out, lambda v: False)
+        outputs = [tracer.output_value(leaf) for leaf in leaves]
     graph.inputs.extend(tracer.outside_inputs)
     for i, v in enumerate(graph.inputs):
         v.index = i

@@ -15,7 +15,9 @@ Graphviz's ``dot`` is installed.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -169,6 +171,17 @@ def _edge(producer: dict[int, str], value: Value, to: str) -> str:
     multi = value.node is not None and len(value.node.outputs) > 1
     index = f" [label={_q(str(value.index))}]" if multi else ""
     return f"{source} -> {to}{index};"
+
+
+def file_stem(name: str, limit: int = 48) -> str:
+    """``name`` (a cell's class name) as part of a file name: characters other than letters,
+    digits, ``_``, ``-`` and ``.`` become ``_``; a longer or changed name is cut to ``limit``
+    characters and ends with a hash of the original, so different names stay apart."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    if stem == name and len(name) <= limit:
+        return name
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{stem[:limit - 9]}_{digest}"
 
 
 def write_stage(graph: Graph, directory: str | os.PathLike[str], index: int,

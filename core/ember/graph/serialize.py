@@ -7,6 +7,11 @@ base64 bytes; parameters by name, bound again on load. Python values (attributes
 inputs, outputs) are plain JSON for None, bool, int, finite float, str and list, and tagged
 objects ``{"$t": tag, ...}`` for the rest: tuple, dict, dtype, non-finite float, NumPy array
 or scalar, nested primitive, graph value.
+
+The cache is trusted input, like the script that fills it: the checksum catches damage, not a
+consistent edit. What a load checks is that the graph is well formed: every node's output shape
+and dtype are inferred again from its inputs and must be those stored, and the constants, the
+parameters and (in ``ember.graph.compiler``) the inputs must have the shapes and dtypes stored.
 """
 
 from __future__ import annotations
@@ -18,15 +23,16 @@ import importlib
 import json
 import math
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ember._files import new_temporary
 from ember.common import dtype as mstype
+from ember.common.tensor import Tensor
 from ember.graph import control_flow
-from ember.graph.ir import Graph, Node, Value
+from ember.graph.ir import Graph, Node, Value, subgraphs
 from ember.ops.primitive import Primitive
 
 __all__ = ["NotSerializable", "cache_key", "load_graph", "save_graph", "write_atomic"]
@@ -54,8 +60,7 @@ class _Unbound(ValueError):
 def write_atomic(path: str | os.PathLike[str], data: bytes, durable: bool = True) -> None:
     """Write ``data`` to ``path`` through a temporary file and ``os.replace``: readers see the
     old file or the whole new one. ``durable`` also syncs the data to disk first."""
-    path = Path(path)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, temp = new_temporary(path)
     try:
         with os.fdopen(fd, "wb") as f:
             if hasattr(os, "fchmod"):
@@ -392,4 +397,61 @@ def _decode(doc: dict[str, Any], params: dict[str, Any]) -> Graph:
     graph.nodes = [dec.node(e) for e in doc["nodes"]]
     graph.outputs = [dec.value(x) for x in doc["outputs"]]
     graph.out_tree = _untree(doc["out_tree"])
+    _check_specs(graph)
     return graph
+
+
+class _Abstract:
+    """The device of the symbolic tensors a load infers shapes with: values are not known."""
+
+    device = None
+
+    def to_host(self, data: Any) -> Any:
+        raise ValueError("a node's shape rule reads a tensor's value")
+
+
+_ABSTRACT = _Abstract()
+
+
+def _symbolic(x: Any) -> Any:
+    if isinstance(x, Value):
+        if x.param is not None:
+            return x.param
+        return Tensor._make(x, x.dtype, x.shape, _ABSTRACT)
+    if isinstance(x, tuple | list):
+        return type(x)(_symbolic(i) for i in x)
+    return x
+
+
+def _specs(values: list[Any]) -> list[tuple[tuple[int, ...], mstype.Type]]:
+    return [(tuple(v.shape), v.dtype) for v in values if isinstance(v, Value)]
+
+
+def _check_specs(graph: Graph) -> None:
+    """Infer every node's outputs again and compare with the stored shapes and dtypes (also
+    of the constants, and of the subgraphs of control-flow nodes against their operands)."""
+    for v in graph.consts:
+        if v.array.shape != v.shape or v.array.dtype != v.dtype.np_dtype:
+            raise ValueError(f"constant {v!r} holds an array of shape {list(v.array.shape)} "
+                             f"and dtype {v.array.dtype}")
+    for node in graph.nodes:
+        operands = _specs(node.inputs)
+        for sub in subgraphs(node):
+            _check_specs(sub)
+        if isinstance(node.prim, control_flow.Switch):
+            expected = [(b, operands[1:], _specs(node.outputs)) for b in node.prim.branches]
+        elif isinstance(node.prim, control_flow.WhileLoop):
+            expected = [(node.prim.cond, operands, None),
+                        (node.prim.body, operands, operands[:node.prim.count])]
+        else:
+            expected = []
+        for sub, inputs, outputs in expected:
+            if _specs(sub.inputs) != inputs or outputs is not None and (
+                    _specs(sub.outputs) != outputs):
+                raise ValueError(f"node {node.scope}: subgraph {sub.name!r} does not match "
+                                 "the node's operands")
+        spec = node.prim.infer(*_symbolic(node.inputs))
+        inferred = [(tuple(s), d) for s, d in (spec if type(spec) is list else [spec])]
+        if inferred != _specs(node.outputs):
+            raise ValueError(f"node {node.scope} ({node.prim.name}) is stored with outputs "
+                             f"{_specs(node.outputs)}, but its inputs give {inferred}")

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ember import _autodiff
-from ember._executor import state
+from ember._executor import tracing
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 from ember.graph.ir import Graph, Node, Value, flatten
@@ -47,6 +47,8 @@ class Tracer:
         self.outside: list[Tensor] = []
         self.outside_inputs: list[Value] = []
         self.op_count = parent.op_count if parent else [0]
+        #: id -> cell: the cells called while tracing (shared with subgraphs)
+        self.used: dict[int, Any] = parent.used if parent else {}
 
     def check_depth(self, what: str) -> None:
         """Refuse cells and control-flow bodies nested deeper than ``max_call_depth``."""
@@ -146,6 +148,7 @@ class Tracer:
     def call_cell(self, cell: Any, call: Callable[[], Any]) -> Any:
         """Run ``call`` (the cell's construct) inside the cell's scope, bounding the depth."""
         self.check_depth(type(cell).__name__)
+        self.used[id(cell)] = cell
         self.cells.append(cell)
         try:
             return call()
@@ -178,10 +181,18 @@ def scopes_of(root: Any) -> dict[int, str]:
         parent = path.rpartition(".")[0]
         base = found.get(id(_at(root, parent)), "Default") if path else "Default"
         if path:
-            name = path.rpartition(".")[2]
-            base = f"{base}/{name}-{type(cell).__name__}" if with_class else f"{base}/{name}"
+            name = _printable(path.rpartition(".")[2])
+            kind = _printable(type(cell).__name__)
+            base = f"{base}/{name}-{kind}" if with_class else f"{base}/{name}"
         found.setdefault(id(cell), base)
     return found
+
+
+def _printable(name: str) -> str:
+    """``name`` with control characters (NUL, newlines) escaped: scope names reach dumps,
+    generated code and file names."""
+    return name if name.isprintable() else "".join(
+        c if c.isprintable() else repr(c)[1:-1] for c in name)
 
 
 def _at(root: Any, path: str) -> Any:
@@ -191,19 +202,22 @@ def _at(root: Any, path: str) -> Any:
     return cell
 
 
-def trace(fn: Callable[..., Any], args: tuple, name: str, root: Any = None) -> Graph:
-    """Record ``fn(*args)`` as a graph; ``root`` (a Cell) names the scopes."""
+def trace(fn: Callable[..., Any], args: tuple, name: str, root: Any = None,
+          used: dict[int, Any] | None = None) -> Graph:
+    """Record ``fn(*args)`` as a graph; ``root`` (a Cell) names the scopes; ``used`` receives
+    the cells called, by id."""
     from ember import context
 
     graph = Graph(name)
     tracer = Tracer(graph, scopes_of(root), context.get_context("max_call_depth"))
-    saved = state.eager, state.tracer
-    state.eager, state.tracer = tracer, tracer
     try:
-        symbolic = [tracer.symbolic_input(a) for a in args]
-        out = fn(*symbolic) if root is None else tracer.call_cell(root, lambda: fn(*symbolic))
+        with tracing(tracer):
+            symbolic = [tracer.symbolic_input(a) for a in args]
+            out = (fn(*symbolic) if root is None
+                   else tracer.call_cell(root, lambda: fn(*symbolic)))
     finally:
-        state.eager, state.tracer = saved
+        if used is not None:
+            used.update(tracer.used)
     leaves, graph.out_tree = flatten(out, lambda v: False)
     graph.outputs = [tracer.output_value(leaf) for leaf in leaves]
     return graph

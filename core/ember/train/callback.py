@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ember import _parallel
+from ember.common import dtype as mstype
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 
@@ -245,6 +246,8 @@ class ModelCheckpoint(Callback):
         self.config = config or CheckpointConfig()
         self.prefix = self._unused_prefix(prefix)
         self.saved: list[str] = []
+        self.finite: dict[str, bool] = {}  # whether each saved file's parameters are finite
+        self.warned: set[str] = set()  # the kept files a warning named
         self._last_step = 0
         self._last_time = time.time()
         self.latest_ckpt_file_name = ""
@@ -303,9 +306,21 @@ class ModelCheckpoint(Callback):
         if path in self.saved:
             self.saved.remove(path)
         self.saved.append(path)
-        while self.config.keep_checkpoint_max and len(self.saved) > (
-                self.config.keep_checkpoint_max):
-            old = self.saved.pop(0)
+        self.finite[path] = all(np.isfinite(p.asnumpy()).all() for p in network.get_parameters()
+                                if p.dtype in mstype.float_type)
+        # the newest finite checkpoint is kept whatever keep_checkpoint_max says
+        kept = next((p for p in reversed(self.saved) if self.finite[p]), None)
+        if kept is not None and not self.finite[path] and kept not in self.warned:
+            self.warned.add(kept)
+            warnings.warn(f"ModelCheckpoint: {os.path.basename(path)} holds non-finite "
+                          f"parameters (NaN or inf); ModelCheckpoint keeps {kept}, the newest "
+                          "finite checkpoint, beyond keep_checkpoint_max", UserWarning,
+                          stacklevel=2)
+        limit = self.config.keep_checkpoint_max
+        while limit and len(self.saved) > limit + (kept in self.saved[:-limit]):
+            old = next(p for p in self.saved if p != kept)
+            self.saved.remove(old)
+            del self.finite[old]
             if os.path.exists(old):
                 os.remove(old)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import sys
 import time
 import warnings
@@ -33,6 +34,18 @@ def _loss_of(outputs: Any) -> float | None:
     if isinstance(outputs, Tensor) and outputs.size == 1:
         return float(outputs.asnumpy().reshape(()))
     return None
+
+
+def _check_loss(params: CallbackParams) -> bool:
+    """Whether the step's loss is finite; warns (once per run) when it is not."""
+    loss = _loss_of(params.net_outputs)
+    if loss is None or math.isfinite(loss):
+        return True
+    warnings.warn(f"Model.train: the loss is not finite ({loss}) at epoch "
+                  f"{params.cur_epoch_num}, step {params.cur_step_num}: training goes on "
+                  "(warned once per run); lower the learning rate, or use a loss scale "
+                  "manager with mixed precision", UserWarning, stacklevel=3)
+    return False
 
 
 class _EpochProgress:
@@ -181,6 +194,7 @@ class Model:
         self._train_network.set_train(True)
         callback.begin(context)
         rows = iter(train_dataset.create_tuple_iterator(num_epochs=epoch))
+        finite = True
         for epoch_index in range(1, epoch + 1):
             params.cur_epoch_num = epoch_index
             callback.epoch_begin(context)
@@ -194,10 +208,15 @@ class Model:
                 except Exception as exc:
                     rdr.fault(exc, inputs=data)
                     raise
+                if finite:
+                    finite = _check_loss(params)
                 callback.step_end(context)
                 progress.step(params.net_outputs)
                 if context.get_stop_requested():
                     break
+            if not progress.done:
+                warnings.warn(f"Model.train: epoch {epoch_index} ran no steps: the dataset "
+                              "gave no rows", UserWarning, stacklevel=2)
             progress.close()
             callback.epoch_end(context)
             if context.get_stop_requested():

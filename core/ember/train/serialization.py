@@ -7,15 +7,16 @@ the shape in ``dims`` (``[0]`` for a 0-d tensor, as MindSpore writes it), the dt
 prints it (``"Float32"``) and the raw little-endian bytes in C order. A tensor larger than
 512 MiB is written as consecutive Values with the same tag, each holding a slice of the bytes.
 Files move both ways between MindSpore and Ember. Writes go to a temporary file that is renamed
-over the target, so an interrupted save leaves the previous file intact; reads validate every
-entry and never unpickle.
+over the target, so an interrupted save leaves the previous file intact (and the next save of
+the target removes the temporary a killed process left); reads validate every entry and never
+unpickle.
 """
 
 from __future__ import annotations
 
 import math
+import mmap
 import os
-import tempfile
 import threading
 import warnings
 from collections.abc import Iterator, Sequence
@@ -23,11 +24,18 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ember._files import new_temporary
 from ember.common import dtype as mstype
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 from ember.nn.cell import Cell
-from ember.train._checkpoint_proto import Checkpoint, DecodeError, Print
+from ember.train._checkpoint_proto import (
+    Checkpoint,
+    CheckpointFormatError,
+    DecodeError,
+    Print,
+    read_checkpoint,
+)
 
 __all__ = ["load_checkpoint", "load_param_into_net", "parse_print", "save_checkpoint"]
 
@@ -148,8 +156,8 @@ def _fsync_directory(directory: str) -> None:
 
 def _write_file(path: str, records: list[_Record]) -> None:
     """Write to a temporary file next to ``path``, fsync it, then rename it over ``path``."""
-    directory, base = os.path.split(path)
-    fd, temporary = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=directory)
+    directory = os.path.dirname(path)
+    fd, temporary = new_temporary(path)
     try:
         with os.fdopen(fd, "wb") as file:
             for record in records:
@@ -259,11 +267,10 @@ def _filtered(name: str, prefixes: tuple[str, ...]) -> bool:
                for p in prefixes) if prefixes else False
 
 
-def _decode_entry(path: str, tag: str, values: Sequence[Any]) -> Parameter:
-    """A Parameter from the consecutive Values (slices) that carry ``tag``."""
-    array = _decode_array(f"checkpoint file {path}: entry '{tag}'",
-                          [value.tensor for value in values])
-    return Parameter(array, name=tag, requires_grad=True)
+def _decode_entry(path: str, tag: str, tensors: Sequence[Any]) -> Parameter:
+    """A Parameter from the tensors of the consecutive Values (slices) that carry ``tag``."""
+    array = _decode_array(f"checkpoint file {path}: entry '{tag}'", tensors)
+    return Parameter(array, name=tag, requires_grad=True)  # the one copy of the data
 
 
 def _decode_array(where: str, tensors: Sequence[Any]) -> np.ndarray:
@@ -277,7 +284,8 @@ def _decode_array(where: str, tensors: Sequence[Any]) -> np.ndarray:
                          f"{', '.join(t.name for t in mstype.all_types)}")
     if any(d < 0 for d in dims):
         raise ValueError(f"{where} has negative dims {dims}")
-    content = b"".join(t.tensor_content for t in tensors)
+    content = (tensors[0].tensor_content if len(tensors) == 1
+               else b"".join(t.tensor_content for t in tensors))
     itemsize = dtype.np_dtype.itemsize
     shape = tuple(dims)
     if dims == [0] and len(content) == itemsize:
@@ -289,29 +297,24 @@ def _decode_array(where: str, tensors: Sequence[Any]) -> np.ndarray:
     if dtype is mstype.bool_ and content and np.frombuffer(content, np.uint8).max() > 1:
         raise ValueError(f"{where} is Bool but holds bytes other than 0 and 1")
     array = np.frombuffer(content, dtype.np_dtype.newbyteorder("<")).reshape(shape)
-    return array.astype(dtype.np_dtype)
+    return array.astype(dtype.np_dtype, copy=False)  # a view on little-endian hosts
 
 
-def _decode(path: str, content: bytes, prefixes: tuple[str, ...]) -> dict[str, Parameter]:
-    checkpoint = Checkpoint()
+def _decode(path: str, content: memoryview, prefixes: tuple[str, ...]) -> dict[str, Parameter]:
     try:
-        checkpoint.ParseFromString(content)
-    except DecodeError as exc:
+        values = read_checkpoint(content)
+    except CheckpointFormatError as exc:
         raise ValueError(f"checkpoint file {path} is not a valid MindSpore checkpoint "
                          f"(truncated or corrupted): {exc}") from None
-    if not checkpoint.IsInitialized():
-        missing = ", ".join(checkpoint.FindInitializationErrors())
-        raise ValueError(f"checkpoint file {path} is corrupted: required fields are missing "
-                         f"({missing})")
     groups: list[tuple[str, list[Any]]] = []
-    for value in checkpoint.value:  # consecutive Values with one tag are slices of one tensor
-        if not isinstance(value.tag, str) or not value.tag:
+    for tag, tensor in values:  # consecutive Values with one tag are slices of one tensor
+        if not tag:
             raise ValueError(f"checkpoint file {path} is corrupted: an entry's tag "
-                             f"{value.tag!r} is not a non-empty UTF-8 name")
-        if groups and groups[-1][0] == value.tag:
-            groups[-1][1].append(value)
+                             f"{tag!r} is not a non-empty UTF-8 name")
+        if groups and groups[-1][0] == tag:
+            groups[-1][1].append(tensor)
         else:
-            groups.append((value.tag, [value]))
+            groups.append((tag, [tensor]))
     parameters: dict[str, Parameter] = {}
     seen: set[str] = set()
     for tag, values in groups:
@@ -349,9 +352,11 @@ def load_checkpoint(ckpt_file_name: str | os.PathLike, net: Cell | None = None,
     if not os.path.isfile(path):
         raise ValueError(f"{func}: checkpoint file {path} does not exist"
                          + (" (it is a directory)" if os.path.isdir(path) else ""))
-    with open(path, "rb") as file:
-        content = file.read()
-    parameters = _decode(path, content, prefixes)
+    with open(path, "rb") as file:  # mapped, not read: tensors are copied once, into arrays
+        empty = os.fstat(file.fileno()).st_size == 0
+        content = memoryview(b"" if empty else mmap.mmap(file.fileno(), 0,
+                                                          access=mmap.ACCESS_READ))
+    parameters = _decode(path, content, prefixes)  # the map is gone with the last view
     if not parameters:
         raise ValueError(f"{func}: checkpoint file {path} holds no parameters"
                          + (f" once filter_prefix={filter_prefix!r} is applied" if prefixes

@@ -69,7 +69,10 @@ class _Binary(Primitive):
     accepts = _ALL
 
     def prepare(self, args: tuple) -> tuple:
-        x, y = args
+        try:
+            x, y = args
+        except ValueError:
+            raise TypeError(f"{self.name} takes 2 inputs (x, y), but got {len(args)}") from None
         if isinstance(x, Tensor):
             if isinstance(y, Tensor):
                 if x._dtype is y._dtype:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import warnings
 
 import numpy as np
 
@@ -11,6 +12,26 @@ def _quiet(fn):
     """``fn`` run with NumPy's floating-point warnings off: kernels whose results hold inf or
     NaN by definition (x / 0, log 0, sqrt -1) warn about none of them, as MindSpore's do not."""
     return np.errstate(all="ignore")(fn)
+
+
+_CAST_WARNED = []  # once a float-to-integer Cast has warned, the next ones skip the check
+
+
+@_quiet
+def _cast(x, dtype):
+    """``x`` as ``dtype``. Casting NaN, inf or floats outside an integer dtype's range gives
+    unspecified values (NumPy's, as MindSpore's C++ casts): the first such Cast warns."""
+    target = dtype.np_dtype
+    if not _CAST_WARNED and x.dtype.kind == "f" and target.kind in "iu" and x.size:
+        info = np.iinfo(target)
+        low, high = float(np.min(x)), float(np.max(x))  # NaN when x holds one
+        if not (low > info.min - 1.0 and high < info.max + 1.0):
+            _CAST_WARNED.append(True)
+            warnings.warn(f"Cast: casting NaN, inf or out-of-range "
+                          f"{x.dtype.name.capitalize()} values to {dtype} gives unspecified "
+                          "values (warned once per process)",
+                          UserWarning, stacklevel=2)
+    return x.astype(target)
 
 
 @_quiet
@@ -140,7 +161,7 @@ KERNELS = {
     "Reciprocal": _quiet_unary(np.reciprocal),
     "ZerosLike": lambda p: np.zeros_like,
     "OnesLike": lambda p: np.ones_like,
-    "Cast": lambda p: _quiet(lambda x, dtype: x.astype(dtype.np_dtype)),
+    "Cast": lambda p: _cast,
     "Fill": lambda p: lambda dtype, shape, value: np.full(shape, value, dtype.np_dtype),
     "AddN": _add_n,
     "AccumulateNV2": _add_n,
