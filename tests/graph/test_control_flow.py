@@ -11,7 +11,7 @@ import ember
 from ember import Parameter, Tensor, context, nn, ops
 from ember.graph import GraphCompileError, ms_function, passes
 from ember.graph.autograph import convert
-from ember.graph.control_flow import Switch, WhileLoop, cond, while_loop
+from ember.graph.control_flow import ReverseScan, Switch, WhileLoop, cond, while_loop
 from ember.graph.ir import walk
 from ember.graph.tracer import trace
 
@@ -156,6 +156,62 @@ def test_while_gradient_matches_pynative_and_finite_differences():
     b = a * a + 1
     np.testing.assert_allclose(values(graph)[0], 2 * b * 2 * a * 2 * x, rtol=1e-5)
     np.testing.assert_allclose(values(graph)[1], 0)
+
+
+class SinSteps(nn.Cell):
+    """``x = sin(x) * w``, ``n`` times (``n`` a Tensor)."""
+
+    def construct(self, x, w, n):
+        i = 0
+        while i < n:
+            x = ops.sin(x) * w
+            i = i + 1
+        return x
+
+
+def _sin_steps_grads(x, w, n):
+    """d/dx and d/dw of SinSteps in forward mode, in NumPy."""
+    dx, dw = 1.0, 0.0
+    for _ in range(n):
+        dx, dw = np.cos(x) * w * dx, np.cos(x) * w * dw + np.sin(x)
+        x = np.sin(x) * w
+    return dx, dw
+
+
+@pytest.mark.parametrize("n", [0, 1, 8, 16])
+def test_a_loop_gradient_runs_each_iteration_once_forward_and_once_backward(n):
+    """The backward pass reads the carries the forward pass saved: 2n Sin kernels for n
+    iterations, where recomputing each iteration from the loop's start takes n + n(n+1)/2."""
+    from ember._executor import load_graph
+
+    context.set_context(mode=context.GRAPH_MODE)
+    graph = trace(grad_all(SinSteps()), (f32(0.5), f32(1.2), i32(0)), "grad")
+    for run in (passes.eliminate_common_subexpressions, passes.eliminate_dead_code):
+        run(graph)
+    assert [n.prim.save for n in nodes_of(graph, WhileLoop)] == [True]
+    assert len(nodes_of(graph, ReverseScan)) == 1
+    calls = []
+
+    def count(node, kernel):
+        def counted(*args):
+            calls.append(node.prim.name)
+            return kernel(*args)
+        return counted
+
+    compiled = load_graph().compile(graph, wrap=count)
+    dx, dw, dn = compiled(np.float32(0.5), np.float32(1.2), np.int32(n))
+    assert calls.count("Sin") == 2 * n
+    np.testing.assert_allclose([dx, dw], _sin_steps_grads(0.5, 1.2, n), rtol=1e-5, atol=1e-7)
+    assert dn == 0
+
+
+def test_a_loop_without_a_gradient_saves_nothing_and_a_gradient_of_a_gradient_is_refused():
+    graph = trace(SinSteps(), (f32(0.5), f32(1.2), i32(3)), "forward")
+    assert [n.prim.save for n in nodes_of(graph, WhileLoop)] == [False]
+    context.set_context(mode=context.GRAPH_MODE)
+    second = ops.GradOperation()(ops.GradOperation()(SinSteps()))
+    with pytest.raises(GraphCompileError, match="gradient of a gradient through a while loop"):
+        second(f32(0.5), f32(1.2), i32(3))
 
 
 class BreakInWhile(nn.Cell):
@@ -487,3 +543,16 @@ def test_the_compile_cache_stores_control_flow(tmp_path):
     again = Nested()(f32([0.25, 0.5]), i32(3))  # a new cell: its graph comes from the cache
     assert compile_stats()["cache_loads"] == loads + 1
     assert_same(first, again)
+    first = GradOfWhileSquare()(f32(1.5), f32(20.0))  # a saving loop and its ReverseScan
+    again = GradOfWhileSquare()(f32(1.5), f32(20.0))
+    assert compile_stats()["cache_loads"] == loads + 2
+    assert_same(first, again)
+
+
+class GradOfWhileSquare(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.net = WhileSquare()
+
+    def construct(self, x, y):
+        return grad_all(self.net)(x, y)
