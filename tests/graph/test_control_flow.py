@@ -139,6 +139,37 @@ def test_conditional_expressions_and_boolean_operators_on_tensors(x, y):
     assert_same(pynative, graph)
 
 
+class InSequence(nn.Cell):
+    def construct(self, x, y):
+        if x in (y, y * 2, 3.0):
+            x = x + 1
+        if x not in [y + 1]:
+            x = x * 10
+        return x
+
+
+@pytest.mark.parametrize(("x", "expect"), [(2.0, 30.0), (3.0, 40.0), (5.0, 50.0), (1.0, 2.0)])
+def test_a_tensor_in_a_tuple_or_list(x, expect):
+    pynative, graph = both_modes(InSequence, f32(x), f32(1.0))
+    assert_same(pynative, graph)
+    assert values(graph)[0] == expect
+
+
+def test_a_tensor_in_a_sequence_compares_tensors_of_its_shape_and_dtype_as_mindspore():
+    """True when an item of the same shape and dtype equals it everywhere (or a number
+    does); Tensors of another shape or dtype are skipped."""
+    def f(x, a, b):
+        return x in (a, b, b.astype(ember.int32), a[:1]), x not in [a, 7]
+
+    args = f32([1.0, 2.0]), f32([1.0, 3.0]), f32([1.0, 2.0])
+    found, missing = ms_function(convert(f))(*args)
+    assert found.dtype == ember.bool_ and found.asnumpy() and missing.asnumpy()
+    found, missing = ms_function(convert(f))(f32([1.0, 3.0]), f32([1.0, 3.0]), f32([9.0, 9.0]))
+    assert found.asnumpy() and not missing.asnumpy()
+    found, missing = ms_function(convert(f))(f32([7.0, 7.0]), f32([7.0, 3.0]), f32([7.0, 9.0]))
+    assert not found.asnumpy() and not missing.asnumpy()
+
+
 # -- while --------------------------------------------------------------------------------------
 class WhileSquare(nn.Cell):
     def construct(self, x, y):

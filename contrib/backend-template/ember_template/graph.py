@@ -121,12 +121,13 @@ class _Program:
             return carries
         test, body = programs
         carries, outside = tuple(args[:count]), args[count:]
-        stacks: list[list[Any]] = [[] for _ in carries] if node.prim.save else []
+        stacks: list[list[Any]] = [[] for _ in carries]  # filled by a saving loop only
         while DEVICE.to_host(test.run([*carries, *outside], name)[0]).item():
-            for stack, carry in zip(stacks, carries):  # a saving loop: for its gradient
-                stack.append(carry)
+            if node.prim.save:
+                for stack, carry in zip(stacks, carries, strict=True):
+                    stack.append(carry)
             carries = body.run([*carries, *outside], name)
-        return (*carries, *stacks)
+        return (*carries, *stacks) if node.prim.save else carries
 
 
 class CompiledGraph:

@@ -3,10 +3,11 @@ MindSpore's parser).
 
 :func:`convert` rewrites a function's source so that ``if``/``else``, ``while``, ``for``,
 ``break``, ``continue``, ``return`` inside an ``if``, conditional expressions,
-``and``/``or``/``not``, calls of the user's functions and indexing (a tuple of cells indexed by
-a Tensor is ``switch_layer``) call the helpers of this module. Each helper decides when it runs, at
-trace time: on a traced Tensor it builds a control-flow node (``ember.graph.control_flow``);
-on a Python value it does what Python would, so Python-valued control flow still unrolls::
+``and``/``or``/``not``, ``in``/``not in``, calls of the user's functions and indexing (a tuple
+of cells indexed by a Tensor is ``switch_layer``) call the helpers of this module. Each helper
+decides when it runs, at trace time: on a traced Tensor it builds a control-flow node
+(``ember.graph.control_flow``); on a Python value it does what Python would, so Python-valued
+control flow still unrolls::
 
     if x > y:                                  def if_true(z): z = x; return (z,)
         z = x                      ->          def if_false(z): z = y; return (z,)
@@ -151,6 +152,26 @@ def not_(value: Any) -> Any:
     return not value
 
 
+def in_(value: Any, seq: Any) -> Any:
+    """``value in seq``; a Tensor in a tuple or list holding traced Tensors is, as in
+    MindSpore, a bool Tensor: whether an item of the same shape and dtype equals it
+    everywhere. Python numbers among the items compare too (MindSpore skips them), so that
+    GRAPH_MODE agrees with PyNative."""
+    from ember.common.tensor import Tensor
+
+    if not (isinstance(value, Tensor) and isinstance(seq, tuple | list) and (
+            traced(value) or any(traced(item) for item in seq))):
+        return value in seq
+    from ember.ops import functional as F
+
+    found = Tensor(False)
+    for item in seq:
+        if isinstance(item, bool | int | float) or isinstance(item, Tensor) and (
+                item.shape == value.shape and item.dtype == value.dtype):
+            found = F.logical_or(F.reduce_all(F.equal(value, item)), found)
+    return found
+
+
 def _as_bool(value: Any) -> Any:
     if traced(value):
         return truth(value)
@@ -178,7 +199,7 @@ def call(fn: Any) -> Any:
 _BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
 _NAMESPACE = types.SimpleNamespace(call=call, getitem=getitem, ld=ld, if_stmt=if_stmt,
                                    if_exp=if_exp, while_stmt=while_stmt, for_stmt=for_stmt,
-                                   range_=range_, and_=and_, or_=or_, not_=not_)
+                                   range_=range_, and_=and_, or_=or_, not_=not_, in_=in_)
 
 
 # -- converting a function ---------------------------------------------------------------------
@@ -465,8 +486,9 @@ class _Converter:
 
 
 class _Names(ast.NodeTransformer):
-    """Expression rewrites: ``a if c else b``, ``and``/``or``/``not``, ``super()`` with its
-    arguments spelled out, and private names mangled as the class body would have."""
+    """Expression rewrites: ``a if c else b``, ``and``/``or``/``not``, ``in``, ``super()``
+    with its arguments spelled out, and private names mangled as the class body would
+    have."""
 
     def __init__(self, converter: _Converter) -> None:
         self.c = converter
@@ -489,6 +511,15 @@ class _Names(ast.NodeTransformer):
         if isinstance(node.op, ast.Not):
             return ast.copy_location(_helper("not_", node.operand), node)
         return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if len(node.ops) != 1 or not isinstance(node.ops[0], ast.In | ast.NotIn):
+            return node
+        found = _helper("in_", node.left, node.comparators[0])
+        if isinstance(node.ops[0], ast.NotIn):
+            found = _helper("not_", found)
+        return ast.copy_location(found, node)
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)

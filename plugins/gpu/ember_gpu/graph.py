@@ -11,8 +11,8 @@ Control flow maps to TensorFlow's functional control flow, which XLA compiles: a
 node becomes ``tf.cond`` (a bool index) or ``tf.switch_case`` (an integer one), a ``WhileLoop``
 ``tf.while_loop``; their subgraphs run as the branch and loop functions, reading the node's
 other inputs (Parameters' variables included) from the enclosing function. A loop whose
-gradient is taken writes its carries into ``tf.TensorArray``\s of dynamic size, which its
-``ReverseScan`` (a ``tf.while_loop`` backwards) reads; XLA needs static sizes, so such a graph
+gradient is taken writes its carries into a ``tf.TensorArray`` each, of dynamic size, which
+its ``ReverseScan`` (a ``tf.while_loop`` backwards) reads; XLA needs static sizes, so such a graph
 runs as a plain ``tf.function`` (TensorFlow under XLA asks for ``maximum_iterations``, which a
 MindSpore loop does not give).
 
