@@ -170,6 +170,85 @@ def test_a_tensor_in_a_sequence_compares_tensors_of_its_shape_and_dtype_as_minds
     assert not found.asnumpy() and not missing.asnumpy()
 
 
+class IfAny(nn.Cell):
+    """MindSpore's test_single_if_any: the branches return shapes [] and [1]."""
+
+    def __init__(self, a, b):
+        super().__init__()
+        self.a, self.b = a, b
+
+    def construct(self):
+        if self.a.all() == self.b:
+            return self.a.any()
+        return self.b
+
+
+@pytest.mark.parametrize("b", [[False], [True]])
+def test_branches_of_shapes_scalar_and_one_element_join_to_one_element_as_mindspore(b):
+    a = Tensor(np.array([True, True, False]))
+    pynative, graph = both_modes(lambda: IfAny(a, Tensor(np.array(b))))
+    assert graph.shape == (1,) and graph.dtype == ember.bool_
+    np.testing.assert_array_equal(graph.asnumpy(), [pynative.asnumpy().item()])
+    assert graph.asnumpy()[0]  # a.any() when the test holds, else b
+
+
+def test_assign_of_one_element_into_a_scalar_parameter_as_mindspore():
+    """MindSpore's test_single_for_05: Assign accepts shapes [1] and [] for each other."""
+    class AssignInLoop(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.a = Parameter(Tensor(np.array(5, np.int32)), name="a")
+            self.b = Parameter(Tensor(np.array(2, np.int32)), name="b")
+
+        def construct(self, x):
+            ops.assign(self.a, x + self.a)
+            for _ in range(0, 3):
+                ops.assign(self.b, x - self.a)
+            return x
+
+    results = []
+    for mode in (context.GRAPH_MODE, context.PYNATIVE_MODE):
+        context.set_context(mode=mode)
+        net = AssignInLoop()
+        out, grads = net(i32([6])), grad_all(net)(i32([6]))
+        results.append((out, grads[0], net.a, net.b))
+        assert net.a.shape == () and net.a.asnumpy() == 5 + 6 + 6 and net.b.asnumpy() == -11
+    for got, want in zip(*results, strict=True):
+        np.testing.assert_array_equal(got.asnumpy(), want.asnumpy())
+
+
+class LoopElse(nn.Cell):
+    """``for``/``while`` with ``else`` (which runs unless the loop breaks), on Python values
+    and on tensors."""
+
+    def construct(self, x, n):
+        for _ in range(3):
+            x = x + 1
+            break
+        else:
+            x = x * 100
+        i = 0
+        while i < n:
+            if x > 10:
+                break
+            x = x * 2
+            i = i + 1
+        else:
+            x = x - 100
+        for j in range(n):
+            x = x + j
+        else:
+            x = -x
+        return x
+
+
+@pytest.mark.parametrize(("x", "n"), [(0.0, 2), (0.0, 5), (20.0, 1)])
+def test_loops_with_else(x, n):
+    pynative, graph = both_modes(LoopElse, f32(x), i32(n))
+    assert_same(pynative, graph)
+    assert values(graph)[0] == LoopElse().construct(x, n)  # Python's semantics, on floats
+
+
 # -- while --------------------------------------------------------------------------------------
 class WhileSquare(nn.Cell):
     def construct(self, x, y):

@@ -16,8 +16,9 @@ control flow still unrolls::
 
 Branch and loop bodies become functions of the variables they assign (a variable with no value
 yet is passed as ``Undefined``). ``break`` and ``continue`` become flags tested by the loop
-and by the statements after them; ``return`` inside an ``if`` becomes an assignment followed
-by one ``return`` after it. A ``while``/``for`` that contains ``return`` is left as Python.
+and by the statements after them (a loop's ``else`` runs under ``if not`` the break flag);
+``return`` inside an ``if`` becomes an assignment followed by one ``return`` after it. A
+``while``/``for`` that contains ``return`` is left as Python.
 
 The source must be readable (``inspect.getsource``: files, IPython and notebook cells); a
 function whose source is not readable runs unconverted, and an error about Python control flow
@@ -393,8 +394,9 @@ class _Converter:
         if isinstance(s, ast.If) and not _contains(
                 [s], (ast.Return, ast.Break, ast.Continue), loops=False):
             return self.if_stmt(s)
-        if isinstance(s, ast.While | ast.For) and not s.orelse and not _contains(
-                s.body, (ast.Return, ast.Global, ast.Nonlocal, ast.Yield)):
+        if isinstance(s, ast.While | ast.For) and not _contains(
+                s.body, (ast.Return, ast.Global, ast.Nonlocal, ast.Yield)) and not _contains(
+                s.orelse, (ast.Return, ast.Break, ast.Continue), loops=False):
             return self.loop(s)
         for field in ("body", "orelse", "finalbody"):
             inner = getattr(s, field, None)
@@ -456,7 +458,11 @@ class _Converter:
             call = _helper("while_stmt", ast.Lambda(_arguments(names), test),
                            ast.Name(body_fn, ast.Load()), _loads(names), _strings(names))
             fn = self.function(body_fn, names, converted, names, s)
-        return [*head, fn, _assign(names, call, s)]
+        tail = copy.deepcopy(s.orelse)  # ``else``: runs unless the loop breaks
+        if tail and flag:
+            guard = _Names(self).visit(ast.UnaryOp(ast.Not(), ast.Name(flag, ast.Load())))
+            tail = [ast.copy_location(ast.If(guard, tail, []), s.orelse[0])]
+        return [*head, fn, _assign(names, call, s), *self.block(tail)]
 
     def lower_jumps(self, stmts: list[ast.stmt], flag: str | None,
                     skip: str | None) -> list[ast.stmt]:

@@ -27,7 +27,7 @@ from ember._executor import state
 from ember.common import dtype as mstype
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
-from ember.graph.ir import Graph, Value, flatten, unflatten
+from ember.graph.ir import Graph, Node, Value, flatten, unflatten
 from ember.graph.tracer import GraphCompileError, Tracer
 from ember.ops.primitive import Primitive, Spec, run, user_frame
 
@@ -337,6 +337,17 @@ def _as_const(graph: Graph, number: Any, like: Value) -> Value:
     return value
 
 
+def _reshaped(graph: Graph, value: Value, shape: tuple[int, ...]) -> Value:
+    """``value`` reshaped to ``shape`` by a node appended to ``graph``."""
+    from ember.ops.operations import Reshape
+
+    node = Node(graph.new_id(), Reshape(), [value, shape], scope="Default/Reshape",
+                source=user_frame())
+    node.outputs = [Value(graph.new_id(), "node", shape, value.dtype, node)]
+    graph.nodes.append(node)
+    return node.outputs[0]
+
+
 def _mismatch(what: str, name: str, a: Any, b: Any, where: str) -> GraphCompileError:
     show = [f"Tensor(shape={list(x.shape)}, dtype={x.dtype})" if isinstance(x, Value)
             else _describe(x) for x in (a, b)]
@@ -347,7 +358,8 @@ def _mismatch(what: str, name: str, a: Any, b: Any, where: str) -> GraphCompileE
 
 def _unify(subs: Sequence[_Sub], names: Sequence[str], what: str, where: str) -> list[Any]:
     """Check that the subgraphs' outputs agree position by position; make Python numbers
-    facing Tensors constants. Returns, per position, a Value (from the first subgraph) for
+    facing Tensors constants, and a Tensor of shape [] facing one of shape [1] of that shape
+    (MindSpore's join of the two). Returns, per position, a Value (from the first subgraph) for
     tensor outputs, or the common Python value. A position undefined in any subgraph is
     dropped from the graphs and yields ``Undefined``."""
     first = subs[0].outputs
@@ -373,7 +385,11 @@ def _unify(subs: Sequence[_Sub], names: Sequence[str], what: str, where: str) ->
             raise _mismatch(what, name, items[0], next(x for x in items if x != items[0]),
                             where)
         like = tensors[0]
+        if {t.shape for t in tensors} == {(), (1,)}:  # one element: [1], as MindSpore joins
+            like = next(t for t in tensors if t.shape == (1,))
         for s, x in zip(subs, items):
+            if isinstance(x, Value) and x.shape == () and like.shape == (1,):
+                x = s.outputs[i] = _reshaped(s.graph, x, like.shape)
             if isinstance(x, bool | int | float) and not isinstance(x, Value):
                 s.outputs[i] = _as_const(s.graph, x, like)
             elif not isinstance(x, Value):
