@@ -324,6 +324,49 @@ def test_a_loop_without_a_gradient_saves_nothing_and_a_gradient_of_a_gradient_is
         second(f32(0.5), f32(1.2), i32(3))
 
 
+class ReturnInLoops(nn.Cell):
+    """``return`` inside a ``while`` on tensors, and inside a ``for`` over a Python range
+    whose ``if`` is on a tensor; the value returned from inside has the carried shape."""
+
+    def construct(self, x, n):
+        i = 0
+        while i < n:
+            if ops.reduce_sum(x) > 5:
+                return x * 2
+            x = x * x + 1
+            i = i + 1
+        for j in range(3):
+            x = x - j
+            if ops.reduce_sum(x) < -1:
+                return x * 3
+        return x - 1
+
+
+def _return_in_loops(x, n):
+    """ReturnInLoops in NumPy."""
+    for _ in range(n):
+        if x.sum() > 5:
+            return x * 2
+        x = x * x + 1
+    for j in range(3):
+        x = x - j
+        if x.sum() < -1:
+            return x * 3
+    return x - 1
+
+
+@pytest.mark.parametrize(("x", "n"), [([1.0, 0.5], 5), ([1.0, 0.5], 1), ([7.0, 0.0], 3),
+                                      ([-1.0, 0.2], 0)])
+def test_return_inside_loops_on_tensors(x, n):
+    pynative, graph = both_modes(ReturnInLoops, f32(x), i32(n))
+    assert_same(pynative, graph)
+    want = _return_in_loops(np.array(x, np.float32), n)
+    np.testing.assert_allclose(values(graph)[0], want, rtol=1e-6)
+    assert_same(*both_modes(ReturnInLoops, f32(x), i32(n), grad=True))
+    graph = trace(convert(ReturnInLoops().construct), (f32(x), i32(n)), "f")
+    assert nodes_of(graph, WhileLoop)  # converted, not unrolled
+
+
 class BreakInWhile(nn.Cell):
     """MindSpore's if_in_while_break ForwardNet: ``out`` passes 20 on the 7th trip."""
 

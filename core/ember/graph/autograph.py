@@ -17,8 +17,9 @@ control flow still unrolls::
 Branch and loop bodies become functions of the variables they assign (a variable with no value
 yet is passed as ``Undefined``). ``break`` and ``continue`` become flags tested by the loop
 and by the statements after them (a loop's ``else`` runs under ``if not`` the break flag);
-``return`` inside an ``if`` becomes an assignment followed by one ``return`` after it. A
-``while``/``for`` that contains ``return`` is left as Python.
+``return`` inside an ``if`` becomes an assignment followed by one ``return`` after it;
+``return`` inside a loop sets the returned value and a flag and breaks, and the loop is
+followed by ``if flag: return value``.
 
 The source must be readable (``inspect.getsource``: files, IPython and notebook cells); a
 function whose source is not readable runs unconverted, and an error about Python control flow
@@ -327,6 +328,23 @@ def _always_returns(stmts: list[ast.stmt]) -> bool:
         last.orelse)
 
 
+def _returns_to_breaks(stmts: list[ast.stmt], flag: str, result: str) -> list[ast.stmt]:
+    """``return v`` (in ``stmts`` and in the branches of their ``if`` statements) as
+    ``result = v``, ``flag = True`` and ``break``."""
+    out: list[ast.stmt] = []
+    for s in stmts:
+        if isinstance(s, ast.Return):
+            value = s.value or ast.Constant(None)
+            out += [ast.copy_location(ast.Assign([ast.Name(result, ast.Store())], value), s),
+                    _set(flag, True, s), ast.copy_location(ast.Break(), s)]
+            return out
+        if isinstance(s, ast.If):
+            s.body = _returns_to_breaks(s.body, flag, result)
+            s.orelse = _returns_to_breaks(s.orelse, flag, result)
+        out.append(s)
+    return out
+
+
 def _truncate(stmts: list[ast.stmt]) -> list[ast.stmt]:
     """``stmts`` up to the first ``return`` (what follows it never runs)."""
     for i, s in enumerate(stmts):
@@ -348,7 +366,36 @@ class _Converter:
 
     def convert(self, func: ast.FunctionDef) -> None:
         _Names(self).visit(func)
-        func.body = self.block(self.lift_returns(func.body))
+        func.body = self.block(self.lift_returns(self.loop_returns(func.body)))
+
+    # -- return inside a loop -----------------------------------------------------------------
+    def loop_returns(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        """A loop that returns (inner loops first): each ``return v`` in it becomes
+        ``result = v`` with a flag set and a ``break``, and the loop is followed by
+        ``if flag: return result``."""
+        out: list[ast.stmt] = []
+        for s in stmts:
+            if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                out.append(s)
+                continue
+            for field in ("body", "orelse"):
+                inner = getattr(s, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    setattr(s, field, self.loop_returns(inner))
+            if not (isinstance(s, ast.While | ast.For) and not s.orelse
+                    and _contains(s.body, (ast.Return,), loops=False)):
+                out.append(s)
+                continue
+            flag, result = self.fresh("break"), self.fresh("ret")
+            body = _returns_to_breaks(copy.deepcopy(s.body), flag, result)
+            if _contains(body, (ast.Return,), loops=False):  # inside try/with: left as is
+                out.append(s)
+                continue
+            s.body = body
+            back = ast.If(ast.Name(flag, ast.Load()), [ast.Return(ast.Name(result, ast.Load()))],
+                          [])
+            out += [_set(flag, False, s), s, ast.copy_location(back, s)]
+        return out
 
     # -- return inside if ---------------------------------------------------------------------
     def lift_returns(self, stmts: list[ast.stmt]) -> list[ast.stmt]:

@@ -371,6 +371,12 @@ def _unify(subs: Sequence[_Sub], names: Sequence[str], what: str, where: str) ->
     for i in range(len(first)):
         name = _shown(names[i]) if i < len(names) else f"output {i}"
         items = [s.outputs[i] for s in subs]
+        like = next((x for x in items if isinstance(x, Value)), None)
+        if like is not None and _is_result(names, i):  # a loop's result, set on some paths:
+            for s, x in zip(subs, items):  # read only where its flag says it was set
+                if isinstance(x, Undefined):
+                    s.outputs[i] = _as_const(s.graph, 0, like)
+            items = [s.outputs[i] for s in subs]
         if any(isinstance(x, Undefined) for x in items):
             result.append(Undefined(name))
             continue
@@ -401,6 +407,11 @@ def _unify(subs: Sequence[_Sub], names: Sequence[str], what: str, where: str) ->
     for s in subs:
         s.graph.outputs = [s.outputs[i] for i in keep]
     return result
+
+
+def _is_result(names: Sequence[str], i: int) -> bool:
+    """Whether variable ``i`` holds what a loop returns (``return`` inside a loop)."""
+    return i < len(names) and names[i].startswith("__ember_ret_")
 
 
 def _shown(name: str) -> str:
@@ -507,6 +518,16 @@ def _while_node(cond_fn: Callable[..., Any], body_fn: Callable[..., Any], vals: 
     test_fn = with_carries(cond_fn)
     cond_sub = _trace_sub(lambda *a: truth(test_fn(*a)), carries, "while_cond_")
     body_sub = _trace_sub(with_carries(body_fn), carries, "while_body_")
+    late = [i for i, (v, out) in enumerate(zip(vals, body_sub.outputs))
+            if isinstance(v, Undefined) and isinstance(out, Value) and _is_result(names, i)]
+    if late:  # what the loop returns, first set inside it: carried from zeros
+        import numpy as np
+
+        vals = list(vals)
+        for i in late:
+            out = body_sub.outputs[i]
+            vals[i] = Tensor(np.zeros(out.shape, mstype.dtype_to_nptype(out.dtype)), out.dtype)
+        return _while_node(cond_fn, body_fn, vals, names)
     outside = _join_outside([cond_sub, body_sub])
     test = cond_sub.outputs[0] if len(cond_sub.outputs) == 1 else None
     if not isinstance(test, Value) or test.shape not in ((), (1,)):
