@@ -153,9 +153,13 @@ class ReverseScan(_ControlFlow):
         return [(v.shape, v.dtype) for v in self.body.outputs]
 
     def call(self, args: tuple) -> list[Any]:
-        raise GraphCompileError(
-            f"a gradient of a gradient through a while loop on tensors is not supported "
-            f"(at {user_frame()}): take one gradient of the loop, or run in PYNATIVE_MODE")
+        raise _second_order(user_frame())
+
+
+def _second_order(where: str) -> GraphCompileError:
+    return GraphCompileError(
+        f"a gradient of a gradient through a while loop on tensors (at {where}) is not "
+        "supported: take one gradient of the loop, or run in PYNATIVE_MODE")
 
 
 class _SavedLoop:
@@ -169,9 +173,7 @@ class _SavedLoop:
     def bprop(self, *args: Any) -> tuple:
         *inputs, _, dout = args
         if _autodiff.state.recording:  # the stacks' own dependence on the inputs is not taped
-            raise GraphCompileError(
-                f"a gradient of a gradient through a while loop on tensors (at {self.where}) "
-                "is not supported: take one gradient of the loop, or run in PYNATIVE_MODE")
+            raise _second_order(self.where)
         from ember.ops import functional as F
 
         k = self.loop.count
