@@ -185,7 +185,7 @@ class _SavedLoop:
             step = grad_body(*rows, *outside, *grads[:k])
             return [*step[:k], *(a + b for a, b in zip(grads[k:], step[k:]))]
 
-        return tuple(reverse_scan(back, self.stacks, [*dout, *(F.zeros_like(x)
+        return tuple(_reverse_scan(back, self.stacks, [*dout, *(F.zeros_like(x)
                                                              for x in outside)]))
 
 
@@ -577,7 +577,7 @@ def _while_node(cond_fn: Callable[..., Any], body_fn: Callable[..., Any], vals: 
     return result
 
 
-def reverse_scan(body_fn: Callable[..., Any], stacks: Sequence[Tensor],
+def _reverse_scan(body_fn: Callable[..., Any], stacks: Sequence[Tensor],
                  init: Sequence[Tensor]) -> list[Tensor]:
     """``for j in reversed(rows): vals = body_fn(*(s[j] for s in stacks), *vals)`` from
     ``init``, as one ``ReverseScan`` node over the ``stacks`` of a saving ``WhileLoop``."""
