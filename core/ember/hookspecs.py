@@ -80,8 +80,13 @@ def ember_graph_executor(device_target: str, context: dict[str, Any]) -> Any:
     one-element bool or integer index, then the branches' inputs; ``prim.branches``; a bool
     runs ``branches[1]`` when true, an integer is clamped into range) and ``WhileLoop``
     (inputs: ``prim.count`` carries, then the other inputs; ``prim.cond`` gives a one-element
-    bool, ``prim.body`` the next carries; its outputs are the final carries). A subgraph reads
-    only its own inputs and constants and returns all its outputs. First non-None result wins.
+    bool, ``prim.body`` the next carries; its outputs are the final carries, then, with
+    ``prim.save`` (set when its gradient is taken), one stack per carry: its value at the start
+    of each iteration, kept in a form of the backend's choosing) and ``ReverseScan`` (inputs:
+    ``prim.count`` such stacks, then carries, then the other inputs; for each saved iteration,
+    last first, ``prim.body`` maps that iteration's rows, the carries and the other inputs to
+    the next carries; its outputs are the final carries). A subgraph reads only its own inputs
+    and constants and returns all its outputs. First non-None result wins.
     """
 
 

@@ -11,7 +11,7 @@ import ember
 from ember import Parameter, Tensor, context, nn, ops
 from ember.graph import GraphCompileError, ms_function, passes
 from ember.graph.autograph import convert
-from ember.graph.control_flow import Switch, WhileLoop, cond, while_loop
+from ember.graph.control_flow import ReverseScan, Switch, WhileLoop, cond, while_loop
 from ember.graph.ir import walk
 from ember.graph.tracer import trace
 
@@ -139,6 +139,116 @@ def test_conditional_expressions_and_boolean_operators_on_tensors(x, y):
     assert_same(pynative, graph)
 
 
+class InSequence(nn.Cell):
+    def construct(self, x, y):
+        if x in (y, y * 2, 3.0):
+            x = x + 1
+        if x not in [y + 1]:
+            x = x * 10
+        return x
+
+
+@pytest.mark.parametrize(("x", "expect"), [(2.0, 30.0), (3.0, 40.0), (5.0, 50.0), (1.0, 2.0)])
+def test_a_tensor_in_a_tuple_or_list(x, expect):
+    pynative, graph = both_modes(InSequence, f32(x), f32(1.0))
+    assert_same(pynative, graph)
+    assert values(graph)[0] == expect
+
+
+def test_a_tensor_in_a_sequence_compares_tensors_of_its_shape_and_dtype_as_mindspore():
+    """True when an item of the same shape and dtype equals it everywhere (or a number
+    does); Tensors of another shape or dtype are skipped."""
+    def f(x, a, b):
+        return x in (a, b, b.astype(ember.int32), a[:1]), x not in [a, 7]
+
+    args = f32([1.0, 2.0]), f32([1.0, 3.0]), f32([1.0, 2.0])
+    found, missing = ms_function(convert(f))(*args)
+    assert found.dtype == ember.bool_ and found.asnumpy() and missing.asnumpy()
+    found, missing = ms_function(convert(f))(f32([1.0, 3.0]), f32([1.0, 3.0]), f32([9.0, 9.0]))
+    assert found.asnumpy() and not missing.asnumpy()
+    found, missing = ms_function(convert(f))(f32([7.0, 7.0]), f32([7.0, 3.0]), f32([7.0, 9.0]))
+    assert not found.asnumpy() and not missing.asnumpy()
+
+
+class IfAny(nn.Cell):
+    """MindSpore's test_single_if_any: the branches return shapes [] and [1]."""
+
+    def __init__(self, a, b):
+        super().__init__()
+        self.a, self.b = a, b
+
+    def construct(self):
+        if self.a.all() == self.b:
+            return self.a.any()
+        return self.b
+
+
+@pytest.mark.parametrize("b", [[False], [True]])
+def test_branches_of_shapes_scalar_and_one_element_join_to_one_element_as_mindspore(b):
+    a = Tensor(np.array([True, True, False]))
+    pynative, graph = both_modes(lambda: IfAny(a, Tensor(np.array(b))))
+    assert graph.shape == (1,) and graph.dtype == ember.bool_
+    np.testing.assert_array_equal(graph.asnumpy(), [pynative.asnumpy().item()])
+    assert graph.asnumpy()[0]  # a.any() when the test holds, else b
+
+
+def test_assign_of_one_element_into_a_scalar_parameter_as_mindspore():
+    """MindSpore's test_single_for_05: Assign accepts shapes [1] and [] for each other."""
+    class AssignInLoop(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.a = Parameter(Tensor(np.array(5, np.int32)), name="a")
+            self.b = Parameter(Tensor(np.array(2, np.int32)), name="b")
+
+        def construct(self, x):
+            ops.assign(self.a, x + self.a)
+            for _ in range(0, 3):
+                ops.assign(self.b, x - self.a)
+            return x
+
+    results = []
+    for mode in (context.GRAPH_MODE, context.PYNATIVE_MODE):
+        context.set_context(mode=mode)
+        net = AssignInLoop()
+        out, grads = net(i32([6])), grad_all(net)(i32([6]))
+        results.append((out, grads[0], net.a, net.b))
+        assert net.a.shape == () and net.a.asnumpy() == 5 + 6 + 6 and net.b.asnumpy() == -11
+    for got, want in zip(*results, strict=True):
+        np.testing.assert_array_equal(got.asnumpy(), want.asnumpy())
+
+
+class LoopElse(nn.Cell):
+    """``for``/``while`` with ``else`` (which runs unless the loop breaks), on Python values
+    and on tensors."""
+
+    def construct(self, x, n):
+        for _ in range(3):
+            x = x + 1
+            break
+        else:
+            x = x * 100
+        i = 0
+        while i < n:
+            if x > 10:
+                break
+            x = x * 2
+            i = i + 1
+        else:
+            x = x - 100
+        for j in range(n):
+            x = x + j
+        else:
+            x = -x
+        return x
+
+
+@pytest.mark.parametrize(("x", "n"), [(0.0, 2), (0.0, 5), (20.0, 1)])
+def test_loops_with_else(x, n):
+    pynative, graph = both_modes(LoopElse, f32(x), i32(n))
+    assert_same(pynative, graph)
+    assert values(graph)[0] == LoopElse().construct(x, n)  # Python's semantics, on floats
+
+
 # -- while --------------------------------------------------------------------------------------
 class WhileSquare(nn.Cell):
     def construct(self, x, y):
@@ -156,6 +266,105 @@ def test_while_gradient_matches_pynative_and_finite_differences():
     b = a * a + 1
     np.testing.assert_allclose(values(graph)[0], 2 * b * 2 * a * 2 * x, rtol=1e-5)
     np.testing.assert_allclose(values(graph)[1], 0)
+
+
+class SinSteps(nn.Cell):
+    """``x = sin(x) * w``, ``n`` times (``n`` a Tensor)."""
+
+    def construct(self, x, w, n):
+        i = 0
+        while i < n:
+            x = ops.sin(x) * w
+            i = i + 1
+        return x
+
+
+def _sin_steps_grads(x, w, n):
+    """d/dx and d/dw of SinSteps in forward mode, in NumPy."""
+    dx, dw = 1.0, 0.0
+    for _ in range(n):
+        dx, dw = np.cos(x) * w * dx, np.cos(x) * w * dw + np.sin(x)
+        x = np.sin(x) * w
+    return dx, dw
+
+
+@pytest.mark.parametrize("n", [0, 1, 8, 16])
+def test_a_loop_gradient_runs_each_iteration_once_forward_and_once_backward(n):
+    """The backward pass reads the carries the forward pass saved: 2n Sin kernels for n
+    iterations, where recomputing each iteration from the loop's start takes n + n(n+1)/2."""
+    from ember._executor import load_graph
+
+    context.set_context(mode=context.GRAPH_MODE)
+    graph = trace(grad_all(SinSteps()), (f32(0.5), f32(1.2), i32(0)), "grad")
+    for run in (passes.eliminate_common_subexpressions, passes.eliminate_dead_code):
+        run(graph)
+    assert [n.prim.save for n in nodes_of(graph, WhileLoop)] == [True]
+    assert len(nodes_of(graph, ReverseScan)) == 1
+    calls = []
+
+    def count(node, kernel):
+        def counted(*args):
+            calls.append(node.prim.name)
+            return kernel(*args)
+        return counted
+
+    compiled = load_graph().compile(graph, wrap=count)
+    dx, dw, dn = compiled(np.float32(0.5), np.float32(1.2), np.int32(n))
+    assert calls.count("Sin") == 2 * n
+    np.testing.assert_allclose([dx, dw], _sin_steps_grads(0.5, 1.2, n), rtol=1e-5, atol=1e-7)
+    assert dn == 0
+
+
+def test_a_loop_without_a_gradient_saves_nothing_and_a_gradient_of_a_gradient_is_refused():
+    graph = trace(SinSteps(), (f32(0.5), f32(1.2), i32(3)), "forward")
+    assert [n.prim.save for n in nodes_of(graph, WhileLoop)] == [False]
+    context.set_context(mode=context.GRAPH_MODE)
+    second = ops.GradOperation()(ops.GradOperation()(SinSteps()))
+    with pytest.raises(GraphCompileError, match="gradient of a gradient through a while loop"):
+        second(f32(0.5), f32(1.2), i32(3))
+
+
+class ReturnInLoops(nn.Cell):
+    """``return`` inside a ``while`` on tensors, and inside a ``for`` over a Python range
+    whose ``if`` is on a tensor; the value returned from inside has the carried shape."""
+
+    def construct(self, x, n):
+        i = 0
+        while i < n:
+            if ops.reduce_sum(x) > 5:
+                return x * 2
+            x = x * x + 1
+            i = i + 1
+        for j in range(3):
+            x = x - j
+            if ops.reduce_sum(x) < -1:
+                return x * 3
+        return x - 1
+
+
+def _return_in_loops(x, n):
+    """ReturnInLoops in NumPy."""
+    for _ in range(n):
+        if x.sum() > 5:
+            return x * 2
+        x = x * x + 1
+    for j in range(3):
+        x = x - j
+        if x.sum() < -1:
+            return x * 3
+    return x - 1
+
+
+@pytest.mark.parametrize(("x", "n"), [([1.0, 0.5], 5), ([1.0, 0.5], 1), ([7.0, 0.0], 3),
+                                      ([-1.0, 0.2], 0)])
+def test_return_inside_loops_on_tensors(x, n):
+    pynative, graph = both_modes(ReturnInLoops, f32(x), i32(n))
+    assert_same(pynative, graph)
+    want = _return_in_loops(np.array(x, np.float32), n)
+    np.testing.assert_allclose(values(graph)[0], want, rtol=1e-6)
+    assert_same(*both_modes(ReturnInLoops, f32(x), i32(n), grad=True))
+    graph = trace(convert(ReturnInLoops().construct), (f32(x), i32(n)), "f")
+    assert nodes_of(graph, WhileLoop)  # converted, not unrolled
 
 
 class BreakInWhile(nn.Cell):
@@ -487,3 +696,16 @@ def test_the_compile_cache_stores_control_flow(tmp_path):
     again = Nested()(f32([0.25, 0.5]), i32(3))  # a new cell: its graph comes from the cache
     assert compile_stats()["cache_loads"] == loads + 1
     assert_same(first, again)
+    first = GradOfWhileSquare()(f32(1.5), f32(20.0))  # a saving loop and its ReverseScan
+    again = GradOfWhileSquare()(f32(1.5), f32(20.0))
+    assert compile_stats()["cache_loads"] == loads + 2
+    assert_same(first, again)
+
+
+class GradOfWhileSquare(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.net = WhileSquare()
+
+    def construct(self, x, y):
+        return grad_all(self.net)(x, y)

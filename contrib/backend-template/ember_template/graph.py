@@ -14,10 +14,12 @@ then interprets the node list on every call.
 
 Control flow arrives as nodes whose primitive holds subgraphs (``ember.graph.ir.subgraphs``):
 ``Switch`` (``prim.branches``; a bool index picks ``branches[1]`` when true, an integer one is
-clamped into range) and ``WhileLoop`` (``prim.cond``, ``prim.body``, ``prim.count`` carries
-first among its inputs). Each subgraph reads only its own inputs; the template runs them with
-a Python ``if`` and ``while``, as a backend with device-side control flow would hand them to
-its compiler.
+clamped into range), ``WhileLoop`` (``prim.cond``, ``prim.body``, ``prim.count`` carries
+first among its inputs; with ``prim.save``, it also returns each carry's values at the start of
+every iteration) and ``ReverseScan`` (a loop over those saved iterations, last first: a loop's
+gradient). Each subgraph reads only its own inputs; the template runs them with a Python
+``if``, ``while`` and ``for``, and keeps the saved iterations in lists, as a backend with
+device-side control flow would hand them to its compiler.
 
 Kernels come from ``ember.backend.resolve_kernel``, not from the PyNative executor directly,
 so a primitive this backend lacks runs on ``fallback_device_target`` in Graph mode too, when the
@@ -109,11 +111,23 @@ class _Program:
                 index = min(max(int(index), 0), len(programs) - 1)
             return programs[int(index)].run(args[1:], name)
         count = node.prim.count
+        if node.prim.name == "ReverseScan":  # the saved iterations, last first
+            (body,) = programs
+            stacks, rest = args[:count], args[count:]
+            size = len(node.prim.body.outputs)
+            carries, outside = tuple(rest[:size]), rest[size:]
+            for j in reversed(range(len(stacks[0]))):
+                carries = body.run([*(s[j] for s in stacks), *carries, *outside], name)
+            return carries
         test, body = programs
         carries, outside = tuple(args[:count]), args[count:]
+        stacks: list[list[Any]] = [[] for _ in carries]  # filled by a saving loop only
         while DEVICE.to_host(test.run([*carries, *outside], name)[0]).item():
+            if node.prim.save:
+                for stack, carry in zip(stacks, carries, strict=True):
+                    stack.append(carry)
             carries = body.run([*carries, *outside], name)
-        return carries
+        return (*carries, *stacks) if node.prim.save else carries
 
 
 class CompiledGraph:

@@ -3,10 +3,11 @@ MindSpore's parser).
 
 :func:`convert` rewrites a function's source so that ``if``/``else``, ``while``, ``for``,
 ``break``, ``continue``, ``return`` inside an ``if``, conditional expressions,
-``and``/``or``/``not``, calls of the user's functions and indexing (a tuple of cells indexed by
-a Tensor is ``switch_layer``) call the helpers of this module. Each helper decides when it runs, at
-trace time: on a traced Tensor it builds a control-flow node (``ember.graph.control_flow``);
-on a Python value it does what Python would, so Python-valued control flow still unrolls::
+``and``/``or``/``not``, ``in``/``not in``, calls of the user's functions and indexing (a tuple
+of cells indexed by a Tensor is ``switch_layer``) call the helpers of this module. Each helper
+decides when it runs, at trace time: on a traced Tensor it builds a control-flow node
+(``ember.graph.control_flow``); on a Python value it does what Python would, so Python-valued
+control flow still unrolls::
 
     if x > y:                                  def if_true(z): z = x; return (z,)
         z = x                      ->          def if_false(z): z = y; return (z,)
@@ -15,8 +16,10 @@ on a Python value it does what Python would, so Python-valued control flow still
 
 Branch and loop bodies become functions of the variables they assign (a variable with no value
 yet is passed as ``Undefined``). ``break`` and ``continue`` become flags tested by the loop
-and by the statements after them; ``return`` inside an ``if`` becomes an assignment followed
-by one ``return`` after it. A ``while``/``for`` that contains ``return`` is left as Python.
+and by the statements after them (a loop's ``else`` runs under ``if not`` the break flag);
+``return`` inside an ``if`` becomes an assignment followed by one ``return`` after it;
+``return`` inside a loop sets the returned value and a flag and breaks, and the loop is
+followed by ``if flag: return value``.
 
 The source must be readable (``inspect.getsource``: files, IPython and notebook cells); a
 function whose source is not readable runs unconverted, and an error about Python control flow
@@ -151,6 +154,26 @@ def not_(value: Any) -> Any:
     return not value
 
 
+def in_(value: Any, seq: Any) -> Any:
+    """``value in seq``; a Tensor in a tuple or list holding traced Tensors is, as in
+    MindSpore, a bool Tensor: whether an item of the same shape and dtype equals it
+    everywhere. Python numbers among the items compare too (MindSpore skips them), so that
+    GRAPH_MODE agrees with PyNative."""
+    from ember.common.tensor import Tensor
+
+    if not (isinstance(value, Tensor) and isinstance(seq, tuple | list) and (
+            traced(value) or any(traced(item) for item in seq))):
+        return value in seq
+    from ember.ops import functional as F
+
+    found = Tensor(False)
+    for item in seq:
+        if isinstance(item, bool | int | float) or isinstance(item, Tensor) and (
+                item.shape == value.shape and item.dtype == value.dtype):
+            found = F.logical_or(F.reduce_all(F.equal(value, item)), found)
+    return found
+
+
 def _as_bool(value: Any) -> Any:
     if traced(value):
         return truth(value)
@@ -178,7 +201,7 @@ def call(fn: Any) -> Any:
 _BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
 _NAMESPACE = types.SimpleNamespace(call=call, getitem=getitem, ld=ld, if_stmt=if_stmt,
                                    if_exp=if_exp, while_stmt=while_stmt, for_stmt=for_stmt,
-                                   range_=range_, and_=and_, or_=or_, not_=not_)
+                                   range_=range_, and_=and_, or_=or_, not_=not_, in_=in_)
 
 
 # -- converting a function ---------------------------------------------------------------------
@@ -305,6 +328,23 @@ def _always_returns(stmts: list[ast.stmt]) -> bool:
         last.orelse)
 
 
+def _returns_to_breaks(stmts: list[ast.stmt], flag: str, result: str) -> list[ast.stmt]:
+    """``return v`` (in ``stmts`` and in the branches of their ``if`` statements) as
+    ``result = v``, ``flag = True`` and ``break``."""
+    out: list[ast.stmt] = []
+    for s in stmts:
+        if isinstance(s, ast.Return):
+            value = s.value or ast.Constant(None)
+            out += [ast.copy_location(ast.Assign([ast.Name(result, ast.Store())], value), s),
+                    _set(flag, True, s), ast.copy_location(ast.Break(), s)]
+            return out
+        if isinstance(s, ast.If):
+            s.body = _returns_to_breaks(s.body, flag, result)
+            s.orelse = _returns_to_breaks(s.orelse, flag, result)
+        out.append(s)
+    return out
+
+
 def _truncate(stmts: list[ast.stmt]) -> list[ast.stmt]:
     """``stmts`` up to the first ``return`` (what follows it never runs)."""
     for i, s in enumerate(stmts):
@@ -326,7 +366,36 @@ class _Converter:
 
     def convert(self, func: ast.FunctionDef) -> None:
         _Names(self).visit(func)
-        func.body = self.block(self.lift_returns(func.body))
+        func.body = self.block(self.lift_returns(self.loop_returns(func.body)))
+
+    # -- return inside a loop -----------------------------------------------------------------
+    def loop_returns(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        """A loop that returns (inner loops first): each ``return v`` in it becomes
+        ``result = v`` with a flag set and a ``break``, and the loop is followed by
+        ``if flag: return result``."""
+        out: list[ast.stmt] = []
+        for s in stmts:
+            if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                out.append(s)
+                continue
+            for field in ("body", "orelse"):
+                inner = getattr(s, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    setattr(s, field, self.loop_returns(inner))
+            if not (isinstance(s, ast.While | ast.For) and not s.orelse
+                    and _contains(s.body, (ast.Return,), loops=False)):
+                out.append(s)
+                continue
+            flag, result = self.fresh("break"), self.fresh("ret")
+            body = _returns_to_breaks(copy.deepcopy(s.body), flag, result)
+            if _contains(body, (ast.Return,), loops=False):  # inside try/with: left as is
+                out.append(s)
+                continue
+            s.body = body
+            back = ast.If(ast.Name(flag, ast.Load()), [ast.Return(ast.Name(result, ast.Load()))],
+                          [])
+            out += [_set(flag, False, s), s, ast.copy_location(back, s)]
+        return out
 
     # -- return inside if ---------------------------------------------------------------------
     def lift_returns(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
@@ -372,8 +441,9 @@ class _Converter:
         if isinstance(s, ast.If) and not _contains(
                 [s], (ast.Return, ast.Break, ast.Continue), loops=False):
             return self.if_stmt(s)
-        if isinstance(s, ast.While | ast.For) and not s.orelse and not _contains(
-                s.body, (ast.Return, ast.Global, ast.Nonlocal, ast.Yield)):
+        if isinstance(s, ast.While | ast.For) and not _contains(
+                s.body, (ast.Return, ast.Global, ast.Nonlocal, ast.Yield)) and not _contains(
+                s.orelse, (ast.Return, ast.Break, ast.Continue), loops=False):
             return self.loop(s)
         for field in ("body", "orelse", "finalbody"):
             inner = getattr(s, field, None)
@@ -435,7 +505,11 @@ class _Converter:
             call = _helper("while_stmt", ast.Lambda(_arguments(names), test),
                            ast.Name(body_fn, ast.Load()), _loads(names), _strings(names))
             fn = self.function(body_fn, names, converted, names, s)
-        return [*head, fn, _assign(names, call, s)]
+        tail = copy.deepcopy(s.orelse)  # ``else``: runs unless the loop breaks
+        if tail and flag:
+            guard = _Names(self).visit(ast.UnaryOp(ast.Not(), ast.Name(flag, ast.Load())))
+            tail = [ast.copy_location(ast.If(guard, tail, []), s.orelse[0])]
+        return [*head, fn, _assign(names, call, s), *self.block(tail)]
 
     def lower_jumps(self, stmts: list[ast.stmt], flag: str | None,
                     skip: str | None) -> list[ast.stmt]:
@@ -465,8 +539,9 @@ class _Converter:
 
 
 class _Names(ast.NodeTransformer):
-    """Expression rewrites: ``a if c else b``, ``and``/``or``/``not``, ``super()`` with its
-    arguments spelled out, and private names mangled as the class body would have."""
+    """Expression rewrites: ``a if c else b``, ``and``/``or``/``not``, ``in``, ``super()``
+    with its arguments spelled out, and private names mangled as the class body would
+    have."""
 
     def __init__(self, converter: _Converter) -> None:
         self.c = converter
@@ -489,6 +564,15 @@ class _Names(ast.NodeTransformer):
         if isinstance(node.op, ast.Not):
             return ast.copy_location(_helper("not_", node.operand), node)
         return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if len(node.ops) != 1 or not isinstance(node.ops[0], ast.In | ast.NotIn):
+            return node
+        found = _helper("in_", node.left, node.comparators[0])
+        if isinstance(node.ops[0], ast.NotIn):
+            found = _helper("not_", found)
+        return ast.copy_location(found, node)
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)

@@ -6,11 +6,13 @@ its body while its condition holds. A subgraph is traced once, on symbolic input
 user's function; the tensors it reads from the enclosing graph (and the Parameters it reads or
 updates) become inputs of the node, so every graph stays a closed function.
 
-Their backward rules are written with the same two functions: the gradient of a ``Switch`` is
-a ``Switch`` over the branches' gradients; the gradient of a ``WhileLoop`` counts its
-iterations, then runs a reverse loop that recomputes each iteration's carries from the loop's
-inputs and applies the body's backward rule to them (no stored intermediates, so it works on
-every backend; the price is ``n*(n+1)/2`` body evaluations for ``n`` iterations).
+Their backward rules are written with the same functions: the gradient of a ``Switch`` is a
+``Switch`` over the branches' gradients. A ``WhileLoop`` whose gradient may be taken (traced
+while a gradient is recorded, on tracked inputs) saves its carries at the start of every
+iteration (``save``: one stack per carry, as TensorFlow's while_v2 accumulators and
+MindSpore's stack ops); its gradient is one :class:`ReverseScan` over those stacks, last
+iteration first, applying the body's backward rule to each saved iteration. For ``n``
+iterations that is ``n`` body evaluations forward and ``n`` body gradients backward.
 
 Outside a trace (PyNative mode) these functions run the chosen Python function directly.
 """
@@ -25,11 +27,11 @@ from ember._executor import state, tracing
 from ember.common import dtype as mstype
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
-from ember.graph.ir import Graph, Value, flatten, unflatten
+from ember.graph.ir import Graph, Node, Value, flatten, unflatten
 from ember.graph.tracer import GraphCompileError, Tracer
 from ember.ops.primitive import Primitive, Spec, run, user_frame
 
-__all__ = ["Switch", "WhileLoop", "call_graph", "cond", "switch", "switch_layer",
+__all__ = ["ReverseScan", "Switch", "WhileLoop", "call_graph", "cond", "switch", "switch_layer",
            "while_loop"]
 
 
@@ -100,23 +102,27 @@ class Switch(_ControlFlow):
 
 
 class WhileLoop(_ControlFlow):
-    """``WhileLoop(cond, body, count)(*carries, *inputs)``: while ``cond(*carries, *inputs)``
-    holds, ``carries = body(*carries, *inputs)``; returns the final carries. ``count`` is the
-    number of carries; ``body`` keeps their shapes and dtypes."""
+    """``WhileLoop(cond, body, count, save)(*carries, *inputs)``: while
+    ``cond(*carries, *inputs)`` holds, ``carries = body(*carries, *inputs)``; returns the final
+    carries. ``count`` is the number of carries; ``body`` keeps their shapes and dtypes.
 
-    def __init__(self, cond: Graph, body: Graph, count: int) -> None:
+    With ``save``, the node also returns one stack per carry (shape ``[-1, *carry.shape]``):
+    its values at the start of each iteration, in order, for :class:`ReverseScan` to read."""
+
+    def __init__(self, cond: Graph, body: Graph, count: int, save: bool = False) -> None:
         super().__init__()
-        self.cond, self.body, self.count = cond, body, count
+        self.cond, self.body, self.count, self.save = cond, body, count, save
 
     @property
     def graphs(self) -> tuple[Graph, ...]:  # type: ignore[override]
         return self.cond, self.body
 
     def attrs(self) -> dict[str, Any]:
-        return {**super().attrs(), "count": self.count}
+        return {**super().attrs(), "count": self.count, **({"save": True} if self.save else {})}
 
     def infer(self, *inputs: Any) -> list[Spec]:
-        return [(v.shape, v.dtype) for v in self.body.outputs]
+        specs = [(v.shape, v.dtype) for v in self.body.outputs]
+        return specs + [((-1, *s), d) for s, d in specs] if self.save else specs
 
     def call(self, args: tuple) -> list[Any]:
         """Run the loop on ``args`` (carries, then the other inputs) again."""
@@ -125,37 +131,62 @@ class WhileLoop(_ControlFlow):
         return while_loop(lambda *c: call_graph(cond_graph, [*c, *outside])[0],
                           lambda *c: call_graph(body_graph, [*c, *outside]), carries)
 
+
+class ReverseScan(_ControlFlow):
+    """``ReverseScan(body, count)(*stacks, *carries, *inputs)``: for each row ``j`` of the
+    ``count`` stacks (those of a saving ``WhileLoop``), last row first,
+    ``carries = body(*(s[j] for s in stacks), *carries, *inputs)``; returns the final carries.
+    The backward pass of a ``WhileLoop``, as ``lax.scan(..., reverse=True)``."""
+
+    def __init__(self, body: Graph, count: int) -> None:
+        super().__init__()
+        self.body, self.count = body, count
+
+    @property
+    def graphs(self) -> tuple[Graph, ...]:  # type: ignore[override]
+        return (self.body,)
+
+    def attrs(self) -> dict[str, Any]:
+        return {**super().attrs(), "count": self.count}
+
+    def infer(self, *inputs: Any) -> list[Spec]:
+        return [(v.shape, v.dtype) for v in self.body.outputs]
+
+    def call(self, args: tuple) -> list[Any]:
+        raise _second_order(user_frame())
+
+
+def _second_order(where: str) -> GraphCompileError:
+    return GraphCompileError(
+        f"a gradient of a gradient through a while loop on tensors (at {where}) is not "
+        "supported: take one gradient of the loop, or run in PYNATIVE_MODE")
+
+
+class _SavedLoop:
+    """The tape's record of a saving ``WhileLoop``: its backward rule reads the stacks."""
+
+    name = "WhileLoop"
+
+    def __init__(self, loop: WhileLoop, stacks: Sequence[Tensor], where: str) -> None:
+        self.loop, self.stacks, self.where = loop, stacks, where
+
     def bprop(self, *args: Any) -> tuple:
         *inputs, _, dout = args
-        k = self.count
-        carries, outside = inputs[:k], inputs[k:]
-        cond_graph, body_graph = self.cond, self.body
-
-        def count_body(i: Tensor, *c: Tensor) -> list:
-            return [i + 1, *call_graph(body_graph, [*c, *outside])]
-
-        def count_cond(i: Tensor, *c: Tensor) -> Tensor:
-            return call_graph(cond_graph, [*c, *outside])[0]
-
-        trips = while_loop(lambda i, *c: count_cond(i, *c), count_body,
-                           [_int(0), *carries])[0]
-        grad_body = _vjp_of(body_graph, len(inputs))
-
-        def back_body(j: Tensor, *grads: Tensor) -> list:
-            j = j - 1
-            before = while_loop(lambda i, *c: i < j, count_body, [_int(0), *carries])[1:]
-            step = grad_body(*before, *outside, *grads[:k])
-            return [j, *step[:k], *(a + b for a, b in zip(grads[k:], step[k:]))]
-
+        if _autodiff.state.recording:  # the stacks' own dependence on the inputs is not taped
+            raise _second_order(self.where)
         from ember.ops import functional as F
 
-        zeros = [F.zeros_like(x) for x in outside]
-        result = while_loop(lambda j, *g: j > 0, back_body, [trips, *dout, *zeros])
-        return tuple(result[1:])
+        k = self.loop.count
+        outside = inputs[k:]
+        grad_body = _vjp_of(self.loop.body, len(inputs))
 
+        def back(*args: Tensor) -> list:
+            rows, grads = args[:k], args[k:]
+            step = grad_body(*rows, *outside, *grads[:k])
+            return [*step[:k], *(a + b for a, b in zip(grads[k:], step[k:]))]
 
-def _int(n: int) -> Tensor:
-    return Tensor(n, mstype.int32)
+        return tuple(_reverse_scan(back, self.stacks, [*dout, *(F.zeros_like(x)
+                                                             for x in outside)]))
 
 
 def _describe(x: Any) -> str:
@@ -303,6 +334,17 @@ def _as_const(graph: Graph, number: Any, like: Value) -> Value:
     return value
 
 
+def _reshaped(graph: Graph, value: Value, shape: tuple[int, ...]) -> Value:
+    """``value`` reshaped to ``shape`` by a node appended to ``graph``."""
+    from ember.ops.operations import Reshape
+
+    node = Node(graph.new_id(), Reshape(), [value, shape], scope="Default/Reshape",
+                source=user_frame())
+    node.outputs = [Value(graph.new_id(), "node", shape, value.dtype, node)]
+    graph.nodes.append(node)
+    return node.outputs[0]
+
+
 def _mismatch(what: str, name: str, a: Any, b: Any, where: str) -> GraphCompileError:
     show = [f"Tensor(shape={list(x.shape)}, dtype={x.dtype})" if isinstance(x, Value)
             else _describe(x) for x in (a, b)]
@@ -313,7 +355,8 @@ def _mismatch(what: str, name: str, a: Any, b: Any, where: str) -> GraphCompileE
 
 def _unify(subs: Sequence[_Sub], names: Sequence[str], what: str, where: str) -> list[Any]:
     """Check that the subgraphs' outputs agree position by position; make Python numbers
-    facing Tensors constants. Returns, per position, a Value (from the first subgraph) for
+    facing Tensors constants, and a Tensor of shape [] facing one of shape [1] of that shape
+    (MindSpore's join of the two). Returns, per position, a Value (from the first subgraph) for
     tensor outputs, or the common Python value. A position undefined in any subgraph is
     dropped from the graphs and yields ``Undefined``."""
     first = subs[0].outputs
@@ -325,6 +368,12 @@ def _unify(subs: Sequence[_Sub], names: Sequence[str], what: str, where: str) ->
     for i in range(len(first)):
         name = _shown(names[i]) if i < len(names) else f"output {i}"
         items = [s.outputs[i] for s in subs]
+        like = next((x for x in items if isinstance(x, Value)), None)
+        if like is not None and _is_result(names, i):  # a loop's result, set on some paths:
+            for s, x in zip(subs, items):  # read only where its flag says it was set
+                if isinstance(x, Undefined):
+                    s.outputs[i] = _as_const(s.graph, 0, like)
+            items = [s.outputs[i] for s in subs]
         if any(isinstance(x, Undefined) for x in items):
             result.append(Undefined(name))
             continue
@@ -339,7 +388,11 @@ def _unify(subs: Sequence[_Sub], names: Sequence[str], what: str, where: str) ->
             raise _mismatch(what, name, items[0], next(x for x in items if x != items[0]),
                             where)
         like = tensors[0]
+        if {t.shape for t in tensors} == {(), (1,)}:  # one element: [1], as MindSpore joins
+            like = next(t for t in tensors if t.shape == (1,))
         for s, x in zip(subs, items):
+            if isinstance(x, Value) and x.shape == () and like.shape == (1,):
+                x = s.outputs[i] = _reshaped(s.graph, x, like.shape)
             if isinstance(x, bool | int | float) and not isinstance(x, Value):
                 s.outputs[i] = _as_const(s.graph, x, like)
             elif not isinstance(x, Value):
@@ -351,6 +404,11 @@ def _unify(subs: Sequence[_Sub], names: Sequence[str], what: str, where: str) ->
     for s in subs:
         s.graph.outputs = [s.outputs[i] for i in keep]
     return result
+
+
+def _is_result(names: Sequence[str], i: int) -> bool:
+    """Whether variable ``i`` holds what a loop returns (``return`` inside a loop)."""
+    return i < len(names) and names[i].startswith("__ember_ret_")
 
 
 def _shown(name: str) -> str:
@@ -457,6 +515,16 @@ def _while_node(cond_fn: Callable[..., Any], body_fn: Callable[..., Any], vals: 
     test_fn = with_carries(cond_fn)
     cond_sub = _trace_sub(lambda *a: truth(test_fn(*a)), carries, "while_cond_")
     body_sub = _trace_sub(with_carries(body_fn), carries, "while_body_")
+    late = [i for i, (v, out) in enumerate(zip(vals, body_sub.outputs))
+            if isinstance(v, Undefined) and isinstance(out, Value) and _is_result(names, i)]
+    if late:  # what the loop returns, first set inside it: carried from zeros
+        import numpy as np
+
+        vals = list(vals)
+        for i in late:
+            out = body_sub.outputs[i]
+            vals[i] = Tensor(np.zeros(out.shape, mstype.dtype_to_nptype(out.dtype)), out.dtype)
+        return _while_node(cond_fn, body_fn, vals, names)
     outside = _join_outside([cond_sub, body_sub])
     test = cond_sub.outputs[0] if len(cond_sub.outputs) == 1 else None
     if not isinstance(test, Value) or test.shape not in ((), (1,)):
@@ -487,11 +555,38 @@ def _while_node(cond_fn: Callable[..., Any], body_fn: Callable[..., Any], vals: 
                 "the body changes; a loop on a Tensor condition can only carry Tensors and "
                 "Python numbers")
     body_sub.graph.outputs = body_outputs
-    final = WhileLoop(cond_sub.graph, body_sub.graph, len(carries))(*carries, *outside)
+    inputs = (*carries, *outside)
+    save = bool(carries) and _autodiff.state.recording > 0 and any(
+        map(_autodiff.needs_grad, inputs))
+    loop = WhileLoop(cond_sub.graph, body_sub.graph, len(carries), save)
+    if save:  # its gradient may be taken: the tape gets the rule that reads the stacks
+        with _autodiff.paused():
+            out = loop(*inputs)
+        final = out[:len(carries)]
+        _autodiff.record(_SavedLoop(loop, out[len(carries):], where), inputs, final)
+    else:
+        final = loop(*inputs)
     result = list(vals)  # the values the body leaves alone, and Undefined loop temporaries
     for i, v in zip(carried, final):
         result[i] = v
     return result
+
+
+def _reverse_scan(body_fn: Callable[..., Any], stacks: Sequence[Tensor],
+                 init: Sequence[Tensor]) -> list[Tensor]:
+    """``for j in reversed(rows): vals = body_fn(*(s[j] for s in stacks), *vals)`` from
+    ``init``, as one ``ReverseScan`` node over the ``stacks`` of a saving ``WhileLoop``."""
+    where = user_frame()
+    rows = [Tensor._make(None, s.dtype, s.shape[1:], None) for s in stacks]
+    sub = _trace_sub(body_fn, [*rows, *init], "while_grad_")
+    outside = _join_outside([sub])
+    for out, like in zip(sub.outputs, init, strict=True):
+        if not isinstance(out, Value) or out.shape != like.shape or out.dtype is not like.dtype:
+            raise GraphCompileError(
+                f"the gradient of the while loop at {where} gives "
+                f"{_describe_out(out)} for a gradient of {_describe(like)}")
+    sub.graph.outputs = list(sub.outputs)
+    return list(ReverseScan(sub.graph, len(stacks))(*stacks, *init, *outside))
 
 
 def _describe_out(x: Any) -> str:

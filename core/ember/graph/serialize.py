@@ -46,7 +46,8 @@ _CACHES = frozenset({"_siblings"})
 _DTYPES = {t.name: t for t in mstype.all_types}
 _ARRAY_KINDS = "biufc"  # NumPy dtype kinds a stored array may have (no objects)
 _CONTROL_FLOW = {"control_flow.Switch": control_flow.Switch,
-                 "control_flow.WhileLoop": control_flow.WhileLoop}
+                 "control_flow.WhileLoop": control_flow.WhileLoop,
+                 "control_flow.ReverseScan": control_flow.ReverseScan}
 
 
 class NotSerializable(ValueError):
@@ -119,6 +120,7 @@ class _Encoder:
             self.prims.append({})  # its place, before the primitives of its subgraphs
             self.prims[index] = {"class": f"control_flow.{cls.__name__}",
                                  "count": getattr(prim, "count", None),
+                                 "save": getattr(prim, "save", False),
                                  "graphs": [self.graph(g) for g in prim.graphs]}
             return index
         if not (isinstance(prim, Primitive) and module == _PACKAGE and short in _MODULES
@@ -278,8 +280,13 @@ class _Decoder:
         entry = self.table[index]
         if entry["class"] in _CONTROL_FLOW:
             graphs = [self.graph(g) for g in entry["graphs"]]
-            prim = (control_flow.Switch(graphs) if entry["class"] == "control_flow.Switch"
-                    else control_flow.WhileLoop(*graphs, int(entry["count"])))
+            cls = _CONTROL_FLOW[entry["class"]]
+            if cls is control_flow.Switch:
+                prim = cls(graphs)
+            elif cls is control_flow.WhileLoop:
+                prim = cls(*graphs, int(entry["count"]), entry.get("save") is True)
+            else:
+                prim = cls(*graphs, int(entry["count"]))
             self.prims[index] = prim
             return prim
         prim = object.__new__(_prim_class(entry["class"]))

@@ -4,7 +4,8 @@
 For each case the kit checks, on the backend under test: PyNative mode (the Python functions
 run) against the reference; the same program compiled with ``ms_function`` (``Switch`` and
 ``WhileLoop`` nodes handed to the backend's graph executor) against PyNative; in float64, the
-gradients against finite differences, and the compiled gradients against PyNative's.
+gradients against finite differences, and the compiled gradients against PyNative's (those of
+a loop hand the backend a saving ``WhileLoop`` and its ``ReverseScan``).
 """
 
 from __future__ import annotations
@@ -69,6 +70,22 @@ def _steps_ref(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return x
 
 
+def _nested(x: Any, w: Any) -> Any:
+    """A loop inside a loop: ``v = v * w + 0.25``, ``i`` times on the ``i``-th of 3 trips."""
+    def outer(i: Any, v: Any) -> tuple:
+        v = while_loop(lambda j, u: j < i, lambda j, u: (j + 1, u * w + 0.25),
+                       [Tensor(0, mstype.int32), v])[1]
+        return i + 1, v
+    return while_loop(lambda i, v: i < 3, outer, [Tensor(0, mstype.int32), x])[1]
+
+
+def _nested_ref(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    for i in range(3):
+        for _ in range(i):
+            x = x * w + 0.25
+    return x
+
+
 def _pick(i: Any, x: Any) -> Any:
     return switch(i, [F.neg, F.tanh, lambda v: v * v], [x])
 
@@ -86,6 +103,7 @@ CONTROL_FLOW_CASES = (
     ControlFlowCase("cond/false", _branch, (-_X, _W), _branch_ref),
     ControlFlowCase("while/value-dependent-trips", _grow, (_X * 0.1,), _grow_ref),
     ControlFlowCase("while/cond-inside", _steps, (_X, _W), _steps_ref),
+    ControlFlowCase("while/nested", _nested, (_X, _W), _nested_ref),
     ControlFlowCase("switch/index-1", _pick, (np.array(1, np.int32), _X), _pick_ref),
     ControlFlowCase("switch/index-clamped", _pick, (np.array(7, np.int32), _X), _pick_ref),
 )

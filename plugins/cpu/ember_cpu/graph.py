@@ -233,8 +233,10 @@ class _Generator:
                 self.emit(depth, f"del {', '.join(dead)}")
 
     def control_flow(self, node: Node, outs: list[str], depth: int) -> None:
-        """A ``Switch`` as ``if``/``elif``/``else``, a ``WhileLoop`` as ``while True``: each
-        subgraph inlined, its inputs named as the node's inputs (or the loop's carries)."""
+        """A ``Switch`` as ``if``/``elif``/``else``, a ``WhileLoop`` as ``while True`` (a
+        saving one appends its carries to lists), a ``ReverseScan`` as a ``for`` over those
+        lists backwards: each subgraph inlined, its inputs named as the node's inputs (or the
+        loop's carries)."""
         where = f"node {node.scope} ({node.prim.name})"
         names = [self.inline(x, where, []) for x in node.inputs]
         comment = f"  # {node.prim.name} {_one_line(node.scope)}"
@@ -254,13 +256,29 @@ class _Generator:
                 self.subgraph(branch, operands, outs, depth + 1)
             return
         count = node.prim.count
-        carries, outside = outs, names[count:]
+        if node.prim.name == "ReverseScan":  # stacks, carries, other inputs
+            stacks, rest = names[:count], names[count:]
+            carries = outs
+            rows = [f"r{v.id}" for v in node.prim.body.inputs[:count]]
+            j = f"j{node.id}"
+            self.emit(depth, f"{_tuple(carries)} = {_tuple(rest[:len(carries)])}", node)
+            self.emit(depth, f"for {j} in range(len({stacks[0]}) - 1, -1, -1):" + comment,
+                      node)
+            self.emit(depth + 1, f"{_tuple(rows)} = {_tuple([f'{s}[{j}]' for s in stacks])}")
+            self.subgraph(node.prim.body, [*rows, *carries, *rest[len(carries):]], carries,
+                          depth + 1)
+            return
+        carries, stacks, outside = outs[:count], outs[count:], names[count:]
         if count:
             self.emit(depth, f"{_tuple(carries)} = {_tuple(names[:count])}", node)
+        if stacks:  # a saving loop: each carry's value at the start of every iteration
+            self.emit(depth, f"{_tuple(stacks)} = {_tuple(['[]'] * len(stacks))}", node)
         self.emit(depth, "while True:" + comment, node)
         test = self.subgraph(node.prim.cond, [*carries, *outside], [], depth + 1)
         self.emit(depth + 1, f"if not {test[0]}:", node)
         self.emit(depth + 2, "break")
+        for stack, carry in zip(stacks, carries):
+            self.emit(depth + 1, f"{stack}.append({carry})")
         self.subgraph(node.prim.body, [*carries, *outside], carries, depth + 1)
 
     def subgraph(self, graph: Graph, inputs: list[str], outs: list[str],

@@ -10,7 +10,11 @@ are ``tf.Variable`` arguments) is one compiled call.
 Control flow maps to TensorFlow's functional control flow, which XLA compiles: a ``Switch``
 node becomes ``tf.cond`` (a bool index) or ``tf.switch_case`` (an integer one), a ``WhileLoop``
 ``tf.while_loop``; their subgraphs run as the branch and loop functions, reading the node's
-other inputs (Parameters' variables included) from the enclosing function.
+other inputs (Parameters' variables included) from the enclosing function. A loop whose
+gradient is taken writes its carries into a ``tf.TensorArray`` each, of dynamic size, which
+its ``ReverseScan`` (a ``tf.while_loop`` backwards) reads; XLA needs static sizes, so such a graph
+runs as a plain ``tf.function`` (TensorFlow under XLA asks for ``maximum_iterations``, which a
+MindSpore loop does not give).
 
 A graph that calls Python (hooks, ``ops.Print``, primitives run by ``fallback_device_target``)
 cannot be compiled whole by XLA: it runs as a plain ``tf.function``, with those nodes as
@@ -45,9 +49,12 @@ class CompiledGraph:
         self.kernels = {node.id: self._node_kernel(node, resolve_kernel(eager, node.prim))
                         for g in walk(graph) for node in g.nodes if not subgraphs(node)}
         #: Whether XLA compiles the graph whole: not when a node calls back into Python or
-        #: uses a TensorFlow op XLA lacks (its kernel says ``xla = False``).
+        #: uses a TensorFlow op XLA lacks (its kernel says ``xla = False``), nor when a loop
+        #: saves its iterations for a gradient (TensorArrays of a size known at run time
+        #: only, which XLA cannot compile).
         self.jit = not any(getattr(k, "calls_python", False) or not getattr(k, "xla", True)
-                           for k in self.kernels.values())
+                           for k in self.kernels.values()) and not any(
+            getattr(n.prim, "save", False) for g in walk(graph) for n in g.nodes)
         #: Observed (``wrap``: the profiler or the dump): the nodes run eagerly, one by one,
         #: each kernel wrapped, so that each node's time and values are seen.
         self.eager = wrap is not None
@@ -101,8 +108,8 @@ class CompiledGraph:
         return [env[v.id] for v in graph.outputs if isinstance(v, Value)]
 
     def _control_flow(self, node: Node, args: list[Any]) -> tuple:
-        """A ``Switch`` as ``tf.cond``/``tf.switch_case``, a ``WhileLoop`` as
-        ``tf.while_loop``."""
+        """A ``Switch`` as ``tf.cond``/``tf.switch_case``, a ``WhileLoop`` and a ``ReverseScan``
+        as ``tf.while_loop``."""
         tf = self.device.tf
         prim = node.prim
         if prim.name == "Switch":
@@ -113,17 +120,36 @@ class CompiledGraph:
             index = tf.clip_by_value(tf.cast(index, tf.int32), 0, len(branches) - 1)
             return tuple(tf.switch_case(index, branches))
         count = prim.count
+        if prim.name == "ReverseScan":  # the stacks' rows backwards: a loop over their index
+            stacks, rest = args[:count], args[count:]
+            size = len(prim.body.outputs)
+            carries = [tf.convert_to_tensor(a) for a in rest[:size]]
+            outside = rest[size:]
+
+            def back(j: Any, *c: Any) -> list[Any]:
+                rows = [s.read(j - 1) for s in stacks]
+                return [j - 1, *self._run(prim.body, [*rows, *c, *outside])]
+
+            return tuple(tf.while_loop(lambda j, *c: j > 0, back,
+                                       [stacks[0].size(), *carries])[1:])
         carries = [tf.convert_to_tensor(a) for a in args[:count]]  # a variable's value
         outside = args[count:]
-        trips = [tf.constant(0)] if not carries else []  # tf.while_loop needs a loop variable
+        # The trip count (tf.while_loop needs a loop variable; a saving loop writes there),
+        # then, for a saving loop, one TensorArray per carry.
+        extra = [tf.constant(0)] + [tf.TensorArray(c.dtype, size=0, dynamic_size=True,
+                                                   element_shape=c.shape)
+                                    for c in (carries if prim.save else ())]
 
         def test(*c: Any) -> Any:
             return tf.reshape(self._run(prim.cond, [*c[:count], *outside])[0], [])
 
         def body(*c: Any) -> list[Any]:
-            return [*self._run(prim.body, [*c[:count], *outside]), *(t + 1 for t in c[count:])]
+            trips, stacks = c[count], c[count + 1:]
+            return [*self._run(prim.body, [*c[:count], *outside]), trips + 1,
+                    *(s.write(trips, v) for s, v in zip(stacks, c))]
 
-        return tuple(tf.while_loop(test, body, [*carries, *trips])[:count])
+        result = tf.while_loop(test, body, [*carries, *extra])
+        return (*result[:count], *result[count + 1:])
 
     def __call__(self, *arrays: Any) -> tuple:
         # The concrete function traced for this call's signature (the core compiles a graph per

@@ -259,6 +259,41 @@ def test_control_flow_compiles_whole_with_xla_and_matches_the_cpu_backend() -> N
     assert compiled.runner.jit and "XLA" in repr(compiled.runner)
 
 
+class SinLoop(nn.Cell):
+    """``x = sin(x) * w``, ``n`` times."""
+
+    def construct(self, x: Tensor, w: Tensor, n: Tensor) -> Tensor:
+        i = 0
+        while i < n:
+            x = ops.sin(x) * w
+            i = i + 1
+        return x
+
+
+class GradOfLoop(nn.Cell):
+    def __init__(self) -> None:
+        super().__init__()
+        self.net = SinLoop()
+        self.grad = ops.GradOperation(get_all=True)
+
+    def construct(self, x: Tensor, w: Tensor, n: Tensor) -> tuple:
+        return self.grad(self.net)(x, w, n)
+
+
+@pytest.mark.parametrize("n", [0, 5])
+def test_a_loop_gradient_reads_the_iterations_saved_in_tensor_arrays(n: int) -> None:
+    x, w = Tensor(np.float32([0.5, -0.3])), Tensor(np.float32([1.2, 0.7]))
+    results = {}
+    for target in ("CPU", "GPU"):
+        context.set_context(mode=context.GRAPH_MODE, device_target=target)
+        net = GradOfLoop()
+        results[target] = [g.asnumpy() for g in net(x, w, Tensor(np.int32(n)))]
+    for got, want in zip(results["GPU"], results["CPU"], strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    (compiled,) = net._graph_cache.entries.values()
+    assert not compiled.runner.jit and "tf.function" in repr(compiled.runner)  # XLA: no sizes
+
+
 def test_lenet_layers_agree_with_the_cpu_backend_and_across_modes() -> None:
     sys.path.insert(0, str(ROOT / "contrib" / "lenet"))
     from lenet import LeNet5

@@ -85,12 +85,15 @@ class Assign(_Update):
     """Copy ``value`` into the Parameter ``variable``: ``Assign()(variable, value)``."""
 
     def prepare(self, args: tuple) -> tuple:
-        variable, value = args  # a lower-ranked dtype converts to the variable's, as MindSpore
-        if (isinstance(variable, Tensor) and isinstance(value, Tensor)
-                and value.dtype is not variable.dtype
+        variable, value = args  # as MindSpore: a lower-ranked dtype converts to the variable's,
+        if not (isinstance(variable, Tensor) and isinstance(value, Tensor)):
+            return args
+        if {variable.shape, value.shape} == {(), (1,)}:  # and shapes [] and [1] to its shape
+            value = F.reshape(value, variable.shape)
+        if (value.dtype is not variable.dtype
                 and mstype.promote(value.dtype, variable.dtype) is variable.dtype):
-            return variable, F.cast(value, variable.dtype)
-        return args
+            value = F.cast(value, variable.dtype)
+        return variable, value
 
     def infer(self, variable: Any, value: Any) -> Spec:
         _check_like(self.name, "value", value, _check_variable(self.name, variable))
