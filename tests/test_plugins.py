@@ -406,3 +406,18 @@ def test_an_executor_without_kernel_is_named_with_its_plugin(site: Path) -> None
     kind, message = run_ember(site, code)
     assert kind == "BackendError"
     assert "ember-nokernel" in message and "kernel" in message
+
+
+def test_one_module_serves_several_targets_each_with_its_entry_point(site: Path) -> None:
+    install(site, "ember-pair", "PairA", """
+        from ember.backend import BackendSpec, hookimpl
+
+        @hookimpl
+        def ember_backends():
+            return [BackendSpec(t, api_version="1.0", distribution="ember-pair")
+                    for t in ("PairA", "PairB")]
+    """)
+    points = site / "ember_pair-0.3.0.dist-info" / "entry_points.txt"
+    points.write_text(points.read_text() + "pairb = ember_pair\n")
+    result = run_ember(site, PROBE % (["PairB", "PairA"],))
+    assert result == {"PairB": ["ok", "PairB"], "PairA": ["ok", "PairA"], "modules": []}

@@ -68,21 +68,28 @@ def _canonical(distribution: str) -> str:
 BUILTIN = {target.lower(): f"ember-{extra}" for target, extra in STANDARD_TARGETS.items()}
 
 
-def _validated(spec: Any, name: str) -> BackendSpec:
-    """``spec`` as the ``ember_backends`` hook of entry point ``name`` must return it."""
-    if not isinstance(spec, BackendSpec):
-        raise TypeError(f"ember_backends returned {spec!r}, not an ember.backend.BackendSpec")
-    for key in ("device_target", "api_version", "distribution"):
-        if not isinstance(getattr(spec, key), str):
-            raise TypeError(f"BackendSpec.{key} must be a str, but got "
-                            f"{getattr(spec, key)!r}")
-    if isinstance(spec.priority, bool) or not isinstance(spec.priority, int):
-        raise TypeError(f"BackendSpec.priority must be an int, but got {spec.priority!r}")
-    if spec.device_target.lower() != name:
-        raise ValueError(f"it declares device_target {spec.device_target!r} under the entry "
-                         f"point '{name}': name the entry point "
-                         f"'{spec.device_target.lower()}'")
-    return spec
+def _own_spec(specs: list[Any], name: str, names: set[str]) -> BackendSpec:
+    """The spec of entry point ``name`` among those its ``ember_backends`` returned; any other
+    must have an entry point of its own among ``names`` (its distribution's)."""
+    for spec in specs:
+        if not isinstance(spec, BackendSpec):
+            raise TypeError(f"ember_backends returned {spec!r}, not an ember.backend.BackendSpec")
+        for key in ("device_target", "api_version", "distribution"):
+            if not isinstance(getattr(spec, key), str):
+                raise TypeError(f"BackendSpec.{key} must be a str, but got "
+                                f"{getattr(spec, key)!r}")
+        if isinstance(spec.priority, bool) or not isinstance(spec.priority, int):
+            raise TypeError(f"BackendSpec.priority must be an int, but got {spec.priority!r}")
+        if spec.device_target.lower() not in names:
+            raise ValueError(f"it declares device_target {spec.device_target!r} without an "
+                             f"entry point '{spec.device_target.lower()}' in the group "
+                             f"{ENTRY_POINT_GROUP}")
+    mine = [spec for spec in specs if spec.device_target.lower() == name]
+    if len(mine) != 1:
+        raise ValueError(f"its ember_backends must declare one device_target named after its "
+                         f"entry point '{name}', but declares "
+                         f"{[spec.device_target for spec in specs]}")
+    return mine[0]
 
 
 class Registry:
@@ -148,41 +155,36 @@ class Registry:
     def _load(self, entry_point: EntryPoint) -> None:
         dist_name, dist_version = _distribution(entry_point)
         name = entry_point.name.lower()
-        module = None
+        dist = entry_point.dist
+        names = {ep.name.lower() for ep in dist.entry_points
+                 if ep.group == ENTRY_POINT_GROUP} if dist else {name}
+        module = registered = None
         try:
             module = entry_point.load()
-            self.plugin_manager.register(module, name=entry_point.name)
+            if not self.plugin_manager.is_registered(module):  # one module, several targets
+                registered = self.plugin_manager.register(module, name=entry_point.name)
             hook = self.plugin_manager.hook.ember_backends
             impls = [i for i in hook.get_hookimpls() if i.plugin is module]
-            specs = [_validated(spec, name) for impl in impls for spec in impl.function()]
+            spec = _own_spec([s for impl in impls for s in impl.function()], name, names)
         # A broken plugin must not break ember or other plugins, nor end the process.
         except BaseException as exc:  # noqa: B036
-            self._unregister(module)
-            self.problems.append(BackendStatus(
-                name, dist_name, dist_version,
-                f"the backend plugin '{entry_point.name}' ({entry_point.value}, from "
-                f"{dist_name} {dist_version}) failed to load: {type(exc).__name__}: {exc}"))
-            return
-        accepted = [spec for spec in specs if _api_compatible(spec.api_version)]
-        if not accepted:
-            self._unregister(module)
-        for spec in specs:
-            if spec in accepted:
+            problem = (f"the backend plugin '{entry_point.name}' ({entry_point.value}, from "
+                       f"{dist_name} {dist_version}) failed to load: "
+                       f"{type(exc).__name__}: {exc}")
+        else:
+            if _api_compatible(spec.api_version):
                 self.specs[spec.device_target] = spec
                 self.versions[spec.device_target] = dist_version
                 self.plugins[spec.device_target] = module
-            else:
-                self.problems.append(BackendStatus(
-                    spec.device_target, dist_name, dist_version,
-                    f"the backend for device_target '{spec.device_target}' "
-                    f"({spec.distribution} {dist_version}) was built for ember core API "
-                    f"{spec.api_version}, but ember-core {__version__} provides core API "
-                    f"{_core_api()}: install versions of {spec.distribution} and ember-core "
-                    "that match"))
-
-    def _unregister(self, module: object) -> None:
-        if module is not None and self.plugin_manager.is_registered(module):
+                return
+            name = spec.device_target
+            problem = (f"the backend for device_target '{name}' ({spec.distribution} "
+                       f"{dist_version}) was built for ember core API {spec.api_version}, but "
+                       f"ember-core {__version__} provides core API {_core_api()}: install "
+                       f"versions of {spec.distribution} and ember-core that match")
+        if registered is not None:  # its hooks must never be called
             self.plugin_manager.unregister(module)
+        self.problems.append(BackendStatus(name, dist_name, dist_version, problem))
 
     def call(self, target: str, hook_name: str, **kwargs: Any) -> Any:
         """Call the hook ``hook_name`` of the plugin that declared ``target`` alone (None
