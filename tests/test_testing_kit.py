@@ -27,7 +27,7 @@ from ember.testing.cases import OpCase
 from ember.testing.cases.math import arrays, in_f64
 from ember.testing.cases.registry import CaseTableError, _check
 from ember.testing.conformance import run_case
-from ember.testing.plugin import KnownGaps, _table_keys
+from ember_pytest import KnownGaps, _table_keys
 
 BACKEND = """
 import numpy as np
@@ -259,3 +259,20 @@ def test_the_table_rejects_inconsistent_cases() -> None:
         _check("math", case("Exp/x"), {"Exp/x": "nn"})
     with pytest.raises(CaseTableError, match=r"grad \(0,\) is checked in float64"):
         _check("math", case("Exp/x", (np.float32,), (0,)), {})
+
+
+def test_an_unrelated_pytest_run_imports_no_ember(tmp_path: Path) -> None:
+    """The kit's plugin loads in every pytest run where ember-core is installed: it must not
+    import ember (nor anything heavy) until a test of the kit or an --ember-* option needs it."""
+    (tmp_path / "test_unrelated.py").write_text(textwrap.dedent("""\
+        import sys
+
+        def test_ember_is_not_imported(request):
+            assert request.config.pluginmanager.has_plugin("ember.testing.plugin")
+            assert request.config.getoption("ember_backend") is None
+            assert [m for m in sys.modules if m.split(".")[0] == "ember"] == []
+    """))
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                           "-p", "ember.testing.plugin", str(tmp_path)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr

@@ -42,7 +42,7 @@ from ember.testing import gradcheck, statistics
 from ember.testing.cases import OpCase
 from ember.testing.cases.registry import all_cases
 from ember.testing.control_flow import CONTROL_FLOW_CASES, check_control_flow_case
-from ember.testing.plugin import FALLBACK
+from ember_pytest import FALLBACK, PLUGIN_NAME
 
 __all__ = [
     "BACKEND_CHECKS", "ember_conformance_context", "ember_conformance_test", "ember_target",
@@ -52,7 +52,6 @@ __all__ = [
     "test_backend_rejects_bad_input_before_kernels", "test_primitive",
 ]
 
-PLUGIN_NAME = "ember.testing.plugin"
 #: The backend-level checks, by the names known gaps and the report use (``backend/<name>``).
 BACKEND_CHECKS = ("api-version", "missing-kernel", "bad-input", "context-hook",
                   "device-target-switch", "random-statistics", "random-seeds",
