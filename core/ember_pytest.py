@@ -23,8 +23,14 @@ plugin (auto-loaded through the ``pytest11`` entry point of ember-core under the
     its primitive run by ``--ember-fallback``'s backend; "fail"; or "known gap") with its
     case, primitive and dtype, the same per primitive and dtype, the backend checks, and the
     versions of the backend, of ember and of the backend API.
+``--ember-write-gaps=FILE``
+    write, at the end of the session, the known gaps that make this run green: every
+    primitive, dtype, case or test that failed or is a known gap still failing, and every such
+    backend check, grouped by family, each with its first failure's message. A starting list
+    for a new backend (review it: a gap is a kernel to write, or one to fix).
 
-After the tests it prints one summary line per primitive family. A session that runs no
+After the tests it prints one summary line per primitive family, and the kernels the backend
+lacks (every MissingKernelError of the run, gradients' included). A session that runs no
 test of the kit sees none of this: no output, no report. The plugin lives outside the ``ember``
 package and imports only pytest and the standard library, so that every pytest run where
 ember-core is installed does not import ember; ember is imported by the kit's test modules.
@@ -44,6 +50,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +85,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="run the primitives the backend lacks on this backend "
                          "(fallback_device_target), so the kit checks the fallback's results "
                          "like any kernel")
+    group.addoption("--ember-write-gaps", metavar="FILE", default=None,
+                    help="write the known gaps that make this run green to FILE (a starting "
+                         "list for a new backend)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -256,14 +266,31 @@ class Results:
         return self.config.getoption("ember_backend") or self.backend
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        path = self.config.getoption("ember_report")
-        if not path or hasattr(self.config, "workerinput"):  # xdist: the controller writes
+        if hasattr(self.config, "workerinput"):  # xdist: the controller writes
             return
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(target.name + ".tmp")
-        temporary.write_text(json.dumps(self.report(), indent=1) + "\n", encoding="utf-8")
-        temporary.replace(target)
+        path = self.config.getoption("ember_report")
+        if path:
+            _write(Path(path), json.dumps(self.report(), indent=1) + "\n")
+        path = self.config.getoption("ember_write_gaps")
+        if path and self.tests:
+            _write(Path(path), self.gaps())
+
+    def gaps(self) -> str:
+        """The known-gaps file that makes this run green (``--ember-write-gaps``)."""
+        lines = [f"# Known gaps of {self.target or '?'}, written by --ember-write-gaps: what "
+                 "failed in that run, with the", "# first failure's message. Review it: a gap "
+                 "is a kernel to write, or one to fix."]
+        families: dict[str, list[dict]] = {}
+        for row in self.cases():
+            families.setdefault(row["family"] or "other", []).append(row)
+        families["backend"] = self.checks()
+        for family, rows in families.items():
+            entries = _gap_entries(rows)
+            if entries:
+                lines += ["", f"# -- {family}"]
+                lines += [f"{entry}  # {' '.join(_failure(row).split())[:120]}"
+                          for entry, row in entries]
+        return "\n".join(lines) + "\n"
 
     def report(self) -> dict:
         """The JSON report: versions, a summary, per primitive, per test, backend checks."""
@@ -303,9 +330,64 @@ class Results:
             terminalreporter.write_line(_summary_line(family, rows, members))
         if self.checks():
             terminalreporter.write_line(_summary_line("backend", self.checks()))
-        path = self.config.getoption("ember_report")
-        if path:
-            terminalreporter.write_line(f"report: {path}")
+        missing = sorted({name for row in self.tests.values()
+                          for name in MISSING_KERNEL.findall(row.get("message", ""))})
+        if missing:
+            terminalreporter.write_line(f"missing kernels: {', '.join(missing)}")
+        for option, what in (("ember_report", "report"), ("ember_write_gaps", "known gaps")):
+            if self.config.getoption(option):
+                terminalreporter.write_line(f"{what}: {self.config.getoption(option)}")
+
+
+def _write(target: Path, text: str) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(target.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(target)
+
+
+#: How a MissingKernelError names the primitive (``ember.backend.MissingKernelError``).
+MISSING_KERNEL = re.compile(r"backend has no kernel for primitive (\w+)")
+#: The start of the message of a listed gap that passes (see ``_outcome``).
+FIXED_GAP = "listed as a known gap, but passes"
+
+
+def _failure(row: dict) -> str:
+    """The message of a failing test, without the known-gap prefix; "" for one that passes (a
+    listed gap that passes included)."""
+    message = row.get("message", "")
+    if row["outcome"] == "known gap":
+        return message.partition("): ")[2] or message or "known gap"
+    if row["outcome"] == "fail" and not message.startswith(FIXED_GAP):
+        return message or "failed"
+    return ""
+
+
+#: The names a known gap may give a test, widest first.
+GAP_LEVELS = (lambda r: r["primitive"], lambda r: f"{r['primitive']}:{r['dtype']}",
+              lambda r: r["case"], lambda r: r["id"])
+
+
+def _gap_entries(rows: list[dict]) -> list[tuple[str, dict]]:
+    """The fewest known-gap entries covering the failing ``rows`` and no passing one: a whole
+    primitive, else a primitive's dtypes and cases of which every test fails, else tests."""
+    if rows and "check" in rows[0]:
+        return [(row["id"], row) for row in rows if _failure(row)]
+    entries: list[tuple[str, dict]] = []
+    by_primitive: dict[str, list[dict]] = {}
+    for row in rows:
+        by_primitive.setdefault(row["primitive"], []).append(row)
+    for tests in by_primitive.values():
+        covered: set[str] = set()
+        for level in GAP_LEVELS:
+            groups: dict[str, list[dict]] = {}
+            for row in tests:
+                groups.setdefault(level(row), []).append(row)
+            for name, members in groups.items():
+                if all(map(_failure, members)) and not covered >= {m["id"] for m in members}:
+                    entries.append((name, members[0]))
+                    covered.update(m["id"] for m in members)
+    return entries
 
 
 def _crash(report: pytest.TestReport) -> str:
