@@ -27,7 +27,8 @@ plugin (auto-loaded through the ``pytest11`` entry point of ember-core under the
     write, at the end of the session, the known gaps that make this run green: every
     primitive, dtype, case or test that failed or is a known gap still failing, and every such
     backend check, grouped by family, each with its first failure's message. A starting list
-    for a new backend (review it: a gap is a kernel to write, or one to fix).
+    for a new backend (review it: a gap is a kernel to write, or one to fix); a known-gaps
+    file that does not exist yet counts as empty when this option names it.
 
 After the tests it prints one summary line per primitive family, and the kernels the backend
 lacks (every MissingKernelError of the run, gradients' included). A session that runs no
@@ -209,6 +210,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     families = case_families()
     files: dict[Path, KnownGaps] = {}
+    written = config.getoption("ember_write_gaps")
+    if written and not Path(written).exists():  # this run writes the backend's first list
+        files[Path(written).resolve()] = KnownGaps(Path(written).resolve())
     valid: set[str] | None = None
     for item, marker in kit:
         info = _identify(item, marker, families)
