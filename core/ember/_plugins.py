@@ -141,16 +141,17 @@ class Registry:
                 self.problems.append(BackendStatus(target, dist, version, why))
 
     def _discover(self, name: str) -> None:
-        """Load the plugins registered under entry point ``name``, if not yet loaded."""
-        if self._pending.get(name):
-            with self._lock:
-                for entry_point in self._pending.pop(name, []):
-                    self._load(entry_point)
+        """Load the plugins registered under entry point ``name``, if not yet loaded (another
+        thread asking meanwhile waits for them)."""
+        with self._lock:
+            for entry_point in self._pending.pop(name, []):
+                self._load(entry_point)
 
     def discover(self) -> None:
         """Load every plugin not loaded yet."""
-        for name in sorted(self._pending):
-            self._discover(name)
+        with self._lock:
+            for name in sorted(self._pending):
+                self._discover(name)
 
     def _load(self, entry_point: EntryPoint) -> None:
         dist_name, dist_version = _distribution(entry_point)
