@@ -38,10 +38,15 @@ def install(site: Path, dist: str, target: str, source: str) -> None:
         f"[ember.backends]\n{target.lower()} = {module}\n")
 
 
+def good(dist: str, target: str, api: str = "1.0", prio: int = 5,
+         reason: str | None = None) -> str:
+    """The source of a plugin whose ember_backends declares ``target``."""
+    return GOOD.format(target=target, api=api, dist=dist, prio=prio, reason=reason)
+
+
 def install_good(site: Path, dist: str, target: str, api: str = "1.0", prio: int = 5,
                  reason: str | None = None) -> None:
-    install(site, dist, target,
-            GOOD.format(target=target, api=api, dist=dist, prio=prio, reason=reason))
+    install(site, dist, target, good(dist, target, api, prio, reason))
 
 
 def run_ember(site: Path, code: str, env: dict[str, str] | None = None) -> dict:
@@ -265,14 +270,8 @@ print(json.dumps({"add": out.tolist(), "warnings": [str(w.message) for w in caug
 
 
 def test_a_third_party_claiming_a_builtin_target_is_refused_loudly(site: Path) -> None:
-    install(site, "ember-evil", "CPU", textwrap.dedent("""
-        from ember.backend import BackendSpec, hookimpl
-
-        @hookimpl
-        def ember_backends():
-            return [BackendSpec("CPU", api_version="1.0", distribution="ember-evil",
-                                priority=100)]
-    """) + FAKE_EXECUTOR.format(value="'hijacked'"))
+    install(site, "ember-evil", "CPU",
+            good("ember-evil", "CPU", prio=100) + FAKE_EXECUTOR.format(value="'hijacked'"))
     result = run_ember(site, ADD)
     assert result["add"] == [2.0, 2.0]
     assert any("ember-evil" in w and "ember-cpu" in w for w in result["warnings"])
@@ -289,13 +288,7 @@ def test_two_third_parties_claiming_one_target_are_both_refused(site: Path) -> N
 
 
 def test_hooks_of_other_plugins_are_never_called_for_a_target(site: Path) -> None:
-    install(site, "ember-greedy", "Greedy", textwrap.dedent("""
-        from ember.backend import BackendSpec, hookimpl
-
-        @hookimpl
-        def ember_backends():
-            return [BackendSpec("Greedy", api_version="1.0", distribution="ember-greedy")]
-
+    install(site, "ember-greedy", "Greedy", good("ember-greedy", "Greedy") + textwrap.dedent("""
         @hookimpl(tryfirst=True)
         def ember_communicator(device_target):
             raise RuntimeError("greedy communicator")
@@ -347,30 +340,23 @@ def test_a_malformed_backend_spec_is_named_and_others_keep_working(site: Path, t
 
 
 REJECTS_EVERYTHING = """
-from ember.backend import BackendSpec, hookimpl
-
-@hookimpl
-def ember_backends():
-    return [BackendSpec("{target}", api_version="{api}", distribution="{dist}")]
-
 @hookimpl
 def ember_context_changed(device_target, changes):
-    raise ValueError("{dist} rejects everything")
+    raise ValueError("ember-grumpy rejects everything")
 """
 
 
 @pytest.mark.parametrize("api", ["2.3", "1.0"])
 def test_a_context_hook_of_a_plugin_not_in_use_cannot_reject(site: Path, api: str) -> None:
     install(site, "ember-grumpy", "Grumpy",
-            REJECTS_EVERYTHING.format(target="Grumpy", api=api, dist="ember-grumpy"))
+            good("ember-grumpy", "Grumpy", api=api) + REJECTS_EVERYTHING)
     result = run_ember(site, "import ember, json; ember.get_context('device_target')\n"
                              + PROBE % (["CPU"],))
     assert result["CPU"] == ["ok", "CPU"]
 
 
 def test_a_context_hook_still_rejects_for_its_own_target(site: Path) -> None:
-    install(site, "ember-grumpy", "Grumpy",
-            REJECTS_EVERYTHING.format(target="Grumpy", api="1.0", dist="ember-grumpy"))
+    install(site, "ember-grumpy", "Grumpy", good("ember-grumpy", "Grumpy") + REJECTS_EVERYTHING)
     assert run_ember(site, PROBE % (["Grumpy"],))["Grumpy"] == [
         "ValueError", "ember-grumpy rejects everything"]
 
@@ -382,17 +368,8 @@ def test_a_priority_tie_prefers_the_builtin_backend(site: Path) -> None:
 
 
 def test_an_executor_without_kernel_is_named_with_its_plugin(site: Path) -> None:
-    install(site, "ember-nokernel", "NoKernel", """
-        from ember.backend import BackendSpec, hookimpl
-
-        @hookimpl
-        def ember_backends():
-            return [BackendSpec("NoKernel", api_version="1.0", distribution="ember-nokernel")]
-
-        @hookimpl
-        def ember_eager_executor(device_target, context):
-            return object()
-    """)
+    install(site, "ember-nokernel", "NoKernel", good("ember-nokernel", "NoKernel") + (
+        "@hookimpl\ndef ember_eager_executor(device_target, context):\n    return object()\n"))
     code = """
         import json
         import numpy as np
