@@ -100,7 +100,7 @@ class Registry:
     def __init__(self) -> None:
         self.plugin_manager = pluggy.PluginManager("ember")
         self.plugin_manager.add_hookspecs(hookspecs)
-        self.specs: dict[str, BackendSpec] = {}
+        self._specs: dict[str, BackendSpec] = {}  # device_target -> spec, of loaded plugins
         self.versions: dict[str, str] = {}  # device_target -> distribution version
         self.plugins: dict[str, object] = {}  # device_target -> its plugin module
         self.problems: list[BackendStatus] = []  # the plugins that cannot be used, and why
@@ -140,6 +140,12 @@ class Registry:
                 dist, version = _distribution(entry_point)
                 self.problems.append(BackendStatus(target, dist, version, why))
 
+    @property
+    def specs(self) -> dict[str, BackendSpec]:
+        """Every installed backend that can be loaded, by device_target (loads every plugin)."""
+        self.discover()
+        return self._specs
+
     def _discover(self, name: str) -> None:
         """Load the plugins registered under entry point ``name``, if not yet loaded (another
         thread asking meanwhile waits for them)."""
@@ -174,7 +180,7 @@ class Registry:
                        f"{type(exc).__name__}: {exc}")
         else:
             if _api_compatible(spec.api_version):
-                self.specs[spec.device_target] = spec
+                self._specs[spec.device_target] = spec
                 self.versions[spec.device_target] = dist_version
                 self.plugins[spec.device_target] = module
                 return
@@ -202,7 +208,7 @@ class Registry:
         what, needs = {"ember_eager_executor": ("a PyNative executor", "kernel"),
                        "ember_graph_executor": ("a graph executor", "compile")}[hook_name]
         executor = self.call(target, hook_name, device_target=target, context=context)
-        spec = self.specs[target]
+        spec = self._specs[target]
         plugin = f"{spec.distribution} {self.versions[target]}"
         if executor is None:
             raise BackendError(f"the backend for device_target '{target}' ({plugin}) "
@@ -218,7 +224,7 @@ class Registry:
         with self._lock:
             if target not in self._availability:
                 try:
-                    reason = self.specs[target].check_available()
+                    reason = self._specs[target].check_available()
                 except Exception as exc:
                     reason = f"its availability check raised {type(exc).__name__}: {exc}"
                 self._availability[target] = reason
@@ -227,16 +233,16 @@ class Registry:
     def check(self, target: str) -> None:
         """Raise the one error that says why ``target`` cannot be used, if it cannot."""
         self._discover(target.lower())
-        if target in self.specs:
+        if target in self._specs:
             reason = self.unavailable_reason(target)
             if reason is not None:
-                spec = self.specs[target]
+                spec = self._specs[target]
                 raise BackendError(
                     f"device_target '{target}' is installed ({spec.distribution}) but "
                     f"unavailable: {reason}"
                 )
             return
-        served = {t.lower() for t in self.specs}  # a rival refused in favour of ember's own
+        served = {t.lower() for t in self._specs}  # a rival refused in favour of ember's own
         problem = next((p for p in self.problems if p.device_target.lower() == target.lower()
                         and target.lower() not in served), None)
         if problem is not None:
@@ -248,7 +254,7 @@ class Registry:
                 f'installed: pip install "ember-core[{extra}]"'
             )
         self.discover()
-        choices = sorted({*STANDARD_TARGETS, *self.specs})
+        choices = sorted({*STANDARD_TARGETS, *self._specs})
         close = difflib.get_close_matches(target, choices, n=1) or [
             c for c in choices if c.lower() == target.lower()
         ]
@@ -270,7 +276,7 @@ class Registry:
             return chosen
         self.discover()
         order = list(STANDARD_TARGETS)
-        ranked = sorted(self.specs.values(), key=lambda spec: (
+        ranked = sorted(self._specs.values(), key=lambda spec: (
             -spec.priority, order.index(spec.device_target) if spec.device_target in order
             else len(order), spec.device_target))
         for spec in ranked:
@@ -296,7 +302,7 @@ class Registry:
         usable = [
             BackendStatus(t, s.distribution, self.versions[t], reason,
                           {} if reason else self._details(s))
-            for t, s in self.specs.items() for reason in [self.unavailable_reason(t)]
+            for t, s in self._specs.items() for reason in [self.unavailable_reason(t)]
         ]
         return sorted([*usable, *self.problems], key=lambda s: s.device_target)
 

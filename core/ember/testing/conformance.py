@@ -357,7 +357,6 @@ def test_backend_context_hook(ember_target: str) -> None:
 @pytest.mark.ember_conformance(check="device-target-switch")
 def test_backend_device_target_switch(ember_target: str) -> None:
     registry = _plugins.registry()
-    registry.discover()
     others = [t for t in registry.specs
               if t != ember_target and registry.unavailable_reason(t) is None]
     other = others[0] if others else ember_target  # alone: leave and re-enter the same one
