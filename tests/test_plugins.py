@@ -38,10 +38,15 @@ def install(site: Path, dist: str, target: str, source: str) -> None:
         f"[ember.backends]\n{target.lower()} = {module}\n")
 
 
+def good(dist: str, target: str, api: str = "1.0", prio: int = 5,
+         reason: str | None = None) -> str:
+    """The source of a plugin whose ember_backends declares ``target``."""
+    return GOOD.format(target=target, api=api, dist=dist, prio=prio, reason=reason)
+
+
 def install_good(site: Path, dist: str, target: str, api: str = "1.0", prio: int = 5,
                  reason: str | None = None) -> None:
-    install(site, dist, target,
-            GOOD.format(target=target, api=api, dist=dist, prio=prio, reason=reason))
+    install(site, dist, target, good(dist, target, api, prio, reason))
 
 
 def run_ember(site: Path, code: str, env: dict[str, str] | None = None) -> dict:
@@ -228,3 +233,168 @@ def test_info_ops_reports_coverage_of_mindspore16_cpu_primitives() -> None:
     assert len(defined) >= 0.95 * len(CPU_PRIMITIVES)
     # Every one ember defines runs on the CPU backend: no kernel is missing there.
     assert f"  CPU: {len(defined)} of {len(CPU_PRIMITIVES)} run" in report[1:]
+
+
+# -- isolation: one plugin never breaks or replaces another backend --------------------------
+FAKE_EXECUTOR = """
+from ember.backend import BackendSpec, hookimpl
+
+class Executor:
+    device = None
+    def kernel(self, prim):
+        return lambda *args: {value}
+
+@hookimpl(tryfirst=True)
+def ember_eager_executor(device_target, context):
+    return Executor()
+"""
+
+
+def info_lines(site: Path) -> str:
+    proc = subprocess.run([sys.executable, "-m", "ember", "info"], capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(site)}, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+ADD = """
+import json, warnings
+import numpy as np
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    from ember import Tensor, context, ops
+    context.set_context(device_target="CPU", mode=context.PYNATIVE_MODE)
+    out = ops.add(Tensor(np.ones(2, np.float32)), Tensor(np.ones(2, np.float32))).asnumpy()
+print(json.dumps({"add": out.tolist(), "warnings": [str(w.message) for w in caught]}))
+"""
+
+
+def test_a_third_party_claiming_a_builtin_target_is_refused_loudly(site: Path) -> None:
+    install(site, "ember-evil", "CPU",
+            good("ember-evil", "CPU", prio=100) + FAKE_EXECUTOR.format(value="'hijacked'"))
+    result = run_ember(site, ADD)
+    assert result["add"] == [2.0, 2.0]
+    assert any("ember-evil" in w and "ember-cpu" in w for w in result["warnings"])
+    out = info_lines(site)
+    assert "ember-evil 0.3.0: UNUSABLE" in out and "ember-cpu" in out
+
+
+def test_two_third_parties_claiming_one_target_are_both_refused(site: Path) -> None:
+    for dist in ("ember-twin-a", "ember-twin-b"):
+        install_good(site, dist, "Twin")
+    kind, message = run_ember(site, PROBE % (["Twin"],))["Twin"]
+    assert kind == "BackendError"
+    assert "ember-twin-a" in message and "ember-twin-b" in message
+
+
+def test_hooks_of_other_plugins_are_never_called_for_a_target(site: Path) -> None:
+    install(site, "ember-greedy", "Greedy", good("ember-greedy", "Greedy") + textwrap.dedent("""
+        @hookimpl(tryfirst=True)
+        def ember_communicator(device_target):
+            raise RuntimeError("greedy communicator")
+    """) + FAKE_EXECUTOR.format(value="'hijacked'"))
+    code = ('import ember\nember.get_context("device_target")  # discovers every plugin\n'
+            + ADD)
+    result = run_ember(site, code)
+    assert result["add"] == [2.0, 2.0]
+    code = ("import json; from ember.backend import host_communicator\n"
+            "try:\n    host_communicator(); print(json.dumps('ok'))\n"
+            "except ImportError as exc:\n    print(json.dumps('no mpi'))\n")
+    assert run_ember(site, code) in ("ok", "no mpi")
+
+
+def test_only_the_entry_point_of_the_requested_target_is_imported(site: Path) -> None:
+    install(site, "ember-slow", "Slow", "import time\ntime.sleep(30)\n")
+    result = run_ember(site, PROBE % (["CPU"],) + "\nprint(json.dumps(sorted(sys.modules)))")
+    assert "ember_slow" not in result
+
+
+@pytest.mark.parametrize("raises", ["import sys; sys.exit(3)", "raise KeyboardInterrupt",
+                                    "raise BaseException('odd')"])
+def test_a_plugin_ending_the_process_at_import_is_contained(site: Path, raises: str) -> None:
+    install(site, "ember-exits", "Exits", raises + "\n")
+    result = run_ember(site, "import ember, json; ember.get_context('device_target')\n"
+                             + PROBE % (["Exits", "CPU"],))
+    assert result["CPU"] == ["ok", "CPU"]
+    kind, message = result["Exits"]
+    assert kind == "BackendError" and "ember-exits" in message
+    out = info_lines(site)
+    assert "ember-exits 0.3.0: UNUSABLE" in out and "CPU" in out
+
+
+@pytest.mark.parametrize(("target", "api"), [("42", '"1.0"'), ('"Bad"', "1.0")])
+def test_a_malformed_backend_spec_is_named_and_others_keep_working(site: Path, target: str,
+                                                                   api: str) -> None:
+    install(site, "ember-bad", "Bad", f"""
+        from ember.backend import BackendSpec, hookimpl
+
+        @hookimpl
+        def ember_backends():
+            return [BackendSpec({target}, api_version={api}, distribution="ember-bad")]
+    """)
+    out = info_lines(site)
+    assert "ember-bad 0.3.0: UNUSABLE" in out
+    result = run_ember(site, "import ember, json; ember.get_context('device_target')\n"
+                             + PROBE % (["CPU"],))
+    assert result["CPU"] == ["ok", "CPU"]
+
+
+REJECTS_EVERYTHING = """
+@hookimpl
+def ember_context_changed(device_target, changes):
+    raise ValueError("ember-grumpy rejects everything")
+"""
+
+
+@pytest.mark.parametrize("api", ["2.3", "1.0"])
+def test_a_context_hook_of_a_plugin_not_in_use_cannot_reject(site: Path, api: str) -> None:
+    install(site, "ember-grumpy", "Grumpy",
+            good("ember-grumpy", "Grumpy", api=api) + REJECTS_EVERYTHING)
+    result = run_ember(site, "import ember, json; ember.get_context('device_target')\n"
+                             + PROBE % (["CPU"],))
+    assert result["CPU"] == ["ok", "CPU"]
+
+
+def test_a_context_hook_still_rejects_for_its_own_target(site: Path) -> None:
+    install(site, "ember-grumpy", "Grumpy", good("ember-grumpy", "Grumpy") + REJECTS_EVERYTHING)
+    assert run_ember(site, PROBE % (["Grumpy"],))["Grumpy"] == [
+        "ValueError", "ember-grumpy rejects everything"]
+
+
+def test_a_priority_tie_prefers_the_builtin_backend(site: Path) -> None:
+    install_good(site, "ember-aaa", "Aaa", prio=0)  # ember-cpu's priority
+    code = "import json, ember; print(json.dumps(ember.get_context('device_target')))"
+    assert run_ember(site, code) == "CPU"
+
+
+def test_an_executor_without_kernel_is_named_with_its_plugin(site: Path) -> None:
+    install(site, "ember-nokernel", "NoKernel", good("ember-nokernel", "NoKernel") + (
+        "@hookimpl\ndef ember_eager_executor(device_target, context):\n    return object()\n"))
+    code = """
+        import json
+        import numpy as np
+        from ember import Tensor, context, ops
+        context.set_context(device_target="NoKernel", mode=context.PYNATIVE_MODE)
+        try:
+            ops.add(Tensor(np.ones(2)), Tensor(np.ones(2)))
+        except Exception as exc:
+            print(json.dumps([type(exc).__name__, str(exc)]))
+    """
+    kind, message = run_ember(site, code)
+    assert kind == "BackendError"
+    assert "ember-nokernel" in message and "kernel" in message
+
+
+def test_one_module_serves_several_targets_each_with_its_entry_point(site: Path) -> None:
+    install(site, "ember-pair", "PairA", """
+        from ember.backend import BackendSpec, hookimpl
+
+        @hookimpl
+        def ember_backends():
+            return [BackendSpec(t, api_version="1.0", distribution="ember-pair")
+                    for t in ("PairA", "PairB")]
+    """)
+    points = site / "ember_pair-0.3.0.dist-info" / "entry_points.txt"
+    points.write_text(points.read_text() + "pairb = ember_pair\n")
+    result = run_ember(site, PROBE % (["PairB", "PairA"],))
+    assert result == {"PairB": ["ok", "PairB"], "PairA": ["ok", "PairA"], "modules": []}

@@ -27,7 +27,7 @@ from ember.testing.cases import OpCase
 from ember.testing.cases.math import arrays, in_f64
 from ember.testing.cases.registry import CaseTableError, _check
 from ember.testing.conformance import run_case
-from ember.testing.plugin import KnownGaps, _table_keys
+from ember_pytest import KnownGaps, _table_keys
 
 BACKEND = """
 import numpy as np
@@ -259,3 +259,38 @@ def test_the_table_rejects_inconsistent_cases() -> None:
         _check("math", case("Exp/x"), {"Exp/x": "nn"})
     with pytest.raises(CaseTableError, match=r"grad \(0,\) is checked in float64"):
         _check("math", case("Exp/x", (np.float32,), (0,)), {})
+
+
+def test_an_unrelated_pytest_run_imports_no_ember(tmp_path: Path) -> None:
+    """The kit's plugin loads in every pytest run where ember-core is installed: it must not
+    import ember (nor anything heavy) until a test of the kit or an --ember-* option needs it."""
+    (tmp_path / "test_unrelated.py").write_text(textwrap.dedent("""\
+        import sys
+
+        def test_ember_is_not_imported(request):
+            assert request.config.pluginmanager.has_plugin("ember.testing.plugin")
+            assert request.config.getoption("ember_backend") is None
+            assert [m for m in sys.modules if m.split(".")[0] == "ember"] == []
+    """))
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                           "-p", "ember.testing.plugin", str(tmp_path)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_written_gaps_make_the_run_green_and_name_missing_kernels(backend_tests: Path) -> None:
+    (backend_tests / "test_kit.py").write_text(KIT_MODULE + 'EMBER_KNOWN_GAPS = "gaps.txt"\n')
+    chosen = "(Add/ or Mul/ or Maximum/same or control) and not BiasAdd and not MatMul"
+    # The module names a file that does not exist yet: this first run writes it.
+    first = run_pytest(backend_tests, "--ember-write-gaps=gaps.txt", "--tb=no", "-k", chosen)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert "missing kernels: Mul\n" in first.stdout
+    written = (backend_tests / "gaps.txt").read_text()
+    entries = dict(line.split("  # ", 1) for line in written.splitlines()
+                   if line and not line.startswith("#"))
+    assert entries["Mul"].endswith("has no kernel for primitive Mul")  # every Mul test fails
+    assert "Add" not in entries and "Add/same-shape" in entries  # Add/empty passes
+    assert "Maximum" in entries and "backend/control-flow" in entries  # no Switch/WhileLoop
+    again = run_pytest(backend_tests, "--tb=no", "-k", chosen)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert " 0 fail," in again.stdout and "passed" in again.stdout

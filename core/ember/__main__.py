@@ -103,7 +103,8 @@ def _kernel_sets() -> dict[str, frozenset[str]]:
     supported = {}
     for status in _plugins.registry().statuses():
         if status.problem is None:
-            executor = _plugins.registry().plugin_manager.hook.ember_eager_executor(
+            executor = _plugins.registry().call(
+                status.device_target, "ember_eager_executor",
                 device_target=status.device_target, context=ember.context._current_values())
             supported[status.device_target] = frozenset(getattr(executor, "primitives", ()))
     return supported

@@ -85,7 +85,7 @@ def load_eager() -> Any:
         return tracer
     executor = state.executor
     if executor is None:
-        executor = _load("ember_eager_executor", "a PyNative executor")
+        executor = _load("ember_eager_executor")
         if state.observe is not None:
             executor = state.observe(executor)
         state.executor = executor
@@ -98,27 +98,21 @@ def load_eager() -> Any:
 def load_graph() -> Any:
     """Fetch the Graph-mode executor of the current device_target from its plugin."""
     if state.graph is None:
-        state.graph = _load("ember_graph_executor", "a graph executor")
+        state.graph = _load("ember_graph_executor")
     return state.graph
 
 
-def _load(hook_name: str, what: str) -> Any:
+def _load(hook_name: str) -> Any:
     from ember import context
 
-    return _load_for(context.get_context("device_target"), hook_name, what)
+    return _load_for(context.get_context("device_target"), hook_name)
 
 
-def _load_for(target: str, hook_name: str, what: str) -> Any:
+def _load_for(target: str, hook_name: str) -> Any:
     from ember import _plugins, context
 
     _plugins.check_device_target(target)
-    hook = getattr(_plugins.registry().plugin_manager.hook, hook_name)
-    executor = hook(device_target=target, context=context._current_values())
-    if executor is None:
-        raise _plugins.BackendError(
-            f"the backend for device_target '{target}' provides no {what} (its plugin "
-            f"implements no {hook_name} hook)")
-    return executor
+    return _plugins.registry().executor(target, hook_name, context._current_values())
 
 
 def forget_executors() -> None:
@@ -182,8 +176,7 @@ def resolve_kernel(executor: Any, prim: Any) -> Any:
                 "run it: the update would not reach the Parameters on this backend") from None
     fallback = _FALLBACK_EXECUTORS.get(target)
     if fallback is None:
-        fallback = _FALLBACK_EXECUTORS[target] = _load_for(target, "ember_eager_executor",
-                                                           "a PyNative executor")
+        fallback = _FALLBACK_EXECUTORS[target] = _load_for(target, "ember_eager_executor")
     return FallbackKernel(prim.name, fallback.kernel(prim), executor, fallback, target)
 
 

@@ -1,16 +1,22 @@
 """Backend discovery and selection.
 
-Plugins are modules registered under the entry-point group ``ember.backends``. Discovery imports
-each plugin module (cheap by contract) and asks it which backends it provides; a plugin that
-fails to import, or that was built for another core API, is remembered and reported by name
-when, and only when, its device_target is asked for. Other backends keep working.
+Plugins are modules registered under the entry-point group ``ember.backends``, each entry point
+named after its device_target in lower case. A plugin is imported (cheap by contract) when its
+device_target is first asked for, and every plugin only to choose the default target or to list
+them; it is asked which backends it provides. A plugin that fails to import (even by raising
+SystemExit), declares a malformed BackendSpec, was built for another core API, or registers a
+device_target another distribution registers too, is remembered and reported by name when, and
+only when, its device_target is asked for. Only the plugin that declared a device_target is
+called for it, so no plugin can break or replace another backend.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
+import re
 import threading
+import warnings
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
@@ -54,65 +60,171 @@ def _core_api() -> str:
     return f"{API_VERSION[0]}.{API_VERSION[1]}"
 
 
+def _canonical(distribution: str) -> str:
+    return re.sub(r"[-_.]+", "-", distribution).lower()
+
+
+#: The distribution of ember's own backend for each standard target, by entry point name.
+BUILTIN = {target.lower(): f"ember-{extra}" for target, extra in STANDARD_TARGETS.items()}
+
+
+def _own_spec(specs: list[Any], name: str, names: set[str]) -> BackendSpec:
+    """The spec of entry point ``name`` among those its ``ember_backends`` returned; any other
+    must have an entry point of its own among ``names`` (its distribution's)."""
+    for spec in specs:
+        if not isinstance(spec, BackendSpec):
+            raise TypeError(f"ember_backends returned {spec!r}, not an ember.backend.BackendSpec")
+        for key in ("device_target", "api_version", "distribution"):
+            if not isinstance(getattr(spec, key), str):
+                raise TypeError(f"BackendSpec.{key} must be a str, but got "
+                                f"{getattr(spec, key)!r}")
+        if isinstance(spec.priority, bool) or not isinstance(spec.priority, int):
+            raise TypeError(f"BackendSpec.priority must be an int, but got {spec.priority!r}")
+        if spec.device_target.lower() not in names:
+            raise ValueError(f"it declares device_target {spec.device_target!r} without an "
+                             f"entry point '{spec.device_target.lower()}' in the group "
+                             f"{ENTRY_POINT_GROUP}")
+    mine = [spec for spec in specs if spec.device_target.lower() == name]
+    if len(mine) != 1:
+        raise ValueError(f"its ember_backends must declare one device_target named after its "
+                         f"entry point '{name}', but declares "
+                         f"{[spec.device_target for spec in specs]}")
+    return mine[0]
+
+
 class Registry:
-    """The plugin manager with every discovered backend, built once per process."""
+    """Every installed backend plugin; each is imported when its device_target is first
+    asked for (its entry point is named after it in lower case), all of them only to choose
+    the default or to list them. Each plugin's hooks are called only for its own target."""
 
     def __init__(self) -> None:
         self.plugin_manager = pluggy.PluginManager("ember")
         self.plugin_manager.add_hookspecs(hookspecs)
-        self.specs: dict[str, BackendSpec] = {}
+        self._specs: dict[str, BackendSpec] = {}  # device_target -> spec, of loaded plugins
         self.versions: dict[str, str] = {}  # device_target -> distribution version
-        self.problems: dict[str, BackendStatus] = {}  # lower-case target -> why it is unusable
+        self.plugins: dict[str, object] = {}  # device_target -> its plugin module
+        self.problems: list[BackendStatus] = []  # the plugins that cannot be used, and why
         self._availability: dict[str, str | None] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._pending: dict[str, list[EntryPoint]] = {}  # entry point name -> not loaded yet
         for entry_point in entry_points(group=ENTRY_POINT_GROUP):
-            self._load(entry_point)
+            self._pending.setdefault(entry_point.name.lower(), []).append(entry_point)
+        for name in list(self._pending):
+            if len(self._pending[name]) > 1:
+                self._refuse_rivals(name)
+
+    def _refuse_rivals(self, name: str) -> None:
+        """Several distributions claim one device_target: ember's own backend keeps it, with a
+        warning; without it, none of them is used."""
+        rivals = self._pending[name]
+        dists = {_canonical(_distribution(ep)[0]): ep for ep in rivals}
+        builtin = dists.get(BUILTIN.get(name, ""))
+        names = " and ".join(sorted(_distribution(ep)[0] for ep in rivals))
+        if builtin is not None:
+            target = next(t for t in STANDARD_TARGETS if t.lower() == name)
+            why = (f"it claims device_target '{target}', which ember's own "
+                   f"{_distribution(builtin)[0]} serves: uninstall it, or ask its authors "
+                   "for another device_target")
+            warnings.warn(f"ember: {names} all register device_target '{target}'; "
+                          f"{_distribution(builtin)[0]} serves it", RuntimeWarning,
+                          stacklevel=2)
+            self._pending[name] = [builtin]
+        else:
+            target = name
+            why = (f"{names} all register device_target '{name}' (entry point '{name}' of "
+                   f"the group {ENTRY_POINT_GROUP}), so ember uses none of them: uninstall "
+                   "all but one")
+            self._pending[name] = []
+        for entry_point in rivals:
+            if entry_point is not builtin:
+                dist, version = _distribution(entry_point)
+                self.problems.append(BackendStatus(target, dist, version, why))
+
+    @property
+    def specs(self) -> dict[str, BackendSpec]:
+        """Every installed backend that can be loaded, by device_target (loads every plugin)."""
+        self.discover()
+        return self._specs
+
+    def _discover(self, name: str) -> None:
+        """Load the plugins registered under entry point ``name``, if not yet loaded (another
+        thread asking meanwhile waits for them)."""
+        with self._lock:
+            for entry_point in self._pending.pop(name, []):
+                self._load(entry_point)
+
+    def discover(self) -> None:
+        """Load every plugin not loaded yet."""
+        with self._lock:
+            for name in sorted(self._pending):
+                self._discover(name)
 
     def _load(self, entry_point: EntryPoint) -> None:
+        dist_name, dist_version = _distribution(entry_point)
+        name = entry_point.name.lower()
         dist = entry_point.dist
-        dist_name = dist.name if dist else entry_point.value
-        dist_version = dist.version if dist else "?"
-
-        def broken(target: str, why: str) -> None:
-            status = BackendStatus(target, dist_name, dist_version, why)
-            self.problems[target.lower()] = status
-
-        module = None
+        names = {ep.name.lower() for ep in dist.entry_points
+                 if ep.group == ENTRY_POINT_GROUP} if dist else {name}
+        module = registered = None
         try:
             module = entry_point.load()
-            self.plugin_manager.register(module, name=entry_point.name)
+            if not self.plugin_manager.is_registered(module):  # one module, several targets
+                registered = self.plugin_manager.register(module, name=entry_point.name)
             hook = self.plugin_manager.hook.ember_backends
             impls = [i for i in hook.get_hookimpls() if i.plugin is module]
-            specs = [spec for impl in impls for spec in impl.function()]
-        except Exception as exc:  # a broken plugin must not break ember or other plugins
-            if module is not None and self.plugin_manager.is_registered(module):
-                self.plugin_manager.unregister(module)
-            broken(
-                entry_point.name,
-                f"the backend plugin '{entry_point.name}' ({entry_point.value}, from "
-                f"{dist_name} {dist_version}) failed to load: {type(exc).__name__}: {exc}",
-            )
-            return
-        for spec in specs:
+            spec = _own_spec([s for impl in impls for s in impl.function()], name, names)
+        # A broken plugin must not break ember or other plugins, nor end the process.
+        except BaseException as exc:  # noqa: B036
+            problem = (f"the backend plugin '{entry_point.name}' ({entry_point.value}, from "
+                       f"{dist_name} {dist_version}) failed to load: "
+                       f"{type(exc).__name__}: {exc}")
+        else:
             if _api_compatible(spec.api_version):
-                self.specs[spec.device_target] = spec
+                self._specs[spec.device_target] = spec
                 self.versions[spec.device_target] = dist_version
-            else:
-                broken(
-                    spec.device_target,
-                    f"the backend for device_target '{spec.device_target}' "
-                    f"({spec.distribution} {dist_version}) was built for ember core API "
-                    f"{spec.api_version}, but ember-core {__version__} provides core API "
-                    f"{_core_api()}: install versions of {spec.distribution} and ember-core "
-                    "that match",
-                )
+                self.plugins[spec.device_target] = module
+                return
+            name = spec.device_target
+            problem = (f"the backend for device_target '{name}' ({spec.distribution} "
+                       f"{dist_version}) was built for ember core API {spec.api_version}, but "
+                       f"ember-core {__version__} provides core API {_core_api()}: install "
+                       f"versions of {spec.distribution} and ember-core that match")
+        if registered is not None:  # its hooks must never be called
+            self.plugin_manager.unregister(module)
+        self.problems.append(BackendStatus(name, dist_name, dist_version, problem))
+
+    def call(self, target: str, hook_name: str, **kwargs: Any) -> Any:
+        """Call the hook ``hook_name`` of the plugin that declared ``target`` alone (None
+        when there is none, or it does not implement the hook)."""
+        self._discover(target.lower())
+        plugin = self.plugins.get(target)
+        if plugin is None:
+            return None
+        others = [p for p in self.plugin_manager.get_plugins() if p is not plugin]
+        return self.plugin_manager.subset_hook_caller(hook_name, others)(**kwargs)
+
+    def executor(self, target: str, hook_name: str, context: dict[str, Any]) -> Any:
+        """The executor the plugin of ``target`` creates with ``hook_name``."""
+        what, needs = {"ember_eager_executor": ("a PyNative executor", "kernel"),
+                       "ember_graph_executor": ("a graph executor", "compile")}[hook_name]
+        executor = self.call(target, hook_name, device_target=target, context=context)
+        spec = self._specs[target]
+        plugin = f"{spec.distribution} {self.versions[target]}"
+        if executor is None:
+            raise BackendError(f"the backend for device_target '{target}' ({plugin}) "
+                               f"provides no {what} (its plugin implements no {hook_name} "
+                               "hook)")
+        if not callable(getattr(executor, needs, None)):
+            raise BackendError(f"the {hook_name} hook of {plugin} (device_target '{target}') "
+                               f"returned {executor!r}, which has no {needs}() method")
+        return executor
 
     def unavailable_reason(self, target: str) -> str | None:
         """Run the backend's own availability check once and remember the answer."""
         with self._lock:
             if target not in self._availability:
                 try:
-                    reason = self.specs[target].check_available()
+                    reason = self._specs[target].check_available()
                 except Exception as exc:
                     reason = f"its availability check raised {type(exc).__name__}: {exc}"
                 self._availability[target] = reason
@@ -120,24 +232,29 @@ class Registry:
 
     def check(self, target: str) -> None:
         """Raise the one error that says why ``target`` cannot be used, if it cannot."""
-        if target in self.specs:
+        self._discover(target.lower())
+        if target in self._specs:
             reason = self.unavailable_reason(target)
             if reason is not None:
-                spec = self.specs[target]
+                spec = self._specs[target]
                 raise BackendError(
                     f"device_target '{target}' is installed ({spec.distribution}) but "
                     f"unavailable: {reason}"
                 )
             return
-        if target.lower() in self.problems:
-            raise BackendError(self.problems[target.lower()].problem)
+        served = {t.lower() for t in self._specs}  # a rival refused in favour of ember's own
+        problem = next((p for p in self.problems if p.device_target.lower() == target.lower()
+                        and target.lower() not in served), None)
+        if problem is not None:
+            raise BackendError(problem.problem)
         if target in STANDARD_TARGETS:
             extra = STANDARD_TARGETS[target]
             raise BackendError(
                 f"device_target '{target}' needs the ember-{extra} backend, which is not "
                 f'installed: pip install "ember-core[{extra}]"'
             )
-        choices = sorted({*STANDARD_TARGETS, *self.specs})
+        self.discover()
+        choices = sorted({*STANDARD_TARGETS, *self._specs})
         close = difflib.get_close_matches(target, choices, n=1) or [
             c for c in choices if c.lower() == target.lower()
         ]
@@ -148,7 +265,8 @@ class Registry:
         )
 
     def default_target(self) -> str:
-        """Explicit environment choice, else the highest-priority available backend."""
+        """Explicit environment choice, else the highest-priority available backend (on a
+        tie: ember's own, in the order of STANDARD_TARGETS, then by name)."""
         chosen = os.environ.get(ENV_DEVICE_TARGET)
         if chosen:
             try:
@@ -156,7 +274,11 @@ class Registry:
             except (ValueError, BackendError) as exc:
                 raise BackendError(f"{ENV_DEVICE_TARGET}={chosen!r}: {exc}") from None
             return chosen
-        ranked = sorted(self.specs.values(), key=lambda spec: -spec.priority)
+        self.discover()
+        order = list(STANDARD_TARGETS)
+        ranked = sorted(self._specs.values(), key=lambda spec: (
+            -spec.priority, order.index(spec.device_target) if spec.device_target in order
+            else len(order), spec.device_target))
         for spec in ranked:
             if self.unavailable_reason(spec.device_target) is None:
                 return spec.device_target
@@ -176,12 +298,19 @@ class Registry:
 
     def statuses(self) -> list[BackendStatus]:
         """Every installed backend, usable or not, for ``python -m ember info``."""
+        self.discover()
         usable = [
             BackendStatus(t, s.distribution, self.versions[t], reason,
                           {} if reason else self._details(s))
-            for t, s in self.specs.items() for reason in [self.unavailable_reason(t)]
+            for t, s in self._specs.items() for reason in [self.unavailable_reason(t)]
         ]
-        return sorted([*usable, *self.problems.values()], key=lambda s: s.device_target)
+        return sorted([*usable, *self.problems], key=lambda s: s.device_target)
+
+
+def _distribution(entry_point: EntryPoint) -> tuple[str, str]:
+    """The name and version of the distribution that registers ``entry_point``."""
+    dist = entry_point.dist
+    return (dist.name, dist.version) if dist else (entry_point.value, "?")
 
 
 _registry: Registry | None = None
@@ -209,10 +338,10 @@ def default_device_target() -> str:
 
 
 def apply_context(changes: dict[str, Any], device_target: str) -> None:
-    """Let the plugins apply, or reject by raising, validated context changes."""
-    registry().plugin_manager.hook.ember_context_changed(
-        device_target=device_target, changes=changes
-    )
+    """Let the plugin of ``device_target`` (in effect after the change) apply, or reject by
+    raising, validated context changes."""
+    registry().call(device_target, "ember_context_changed", device_target=device_target,
+                    changes=changes)
 
 
 #: The context keys an executor is made for: a change of one makes new executors.

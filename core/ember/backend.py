@@ -66,7 +66,7 @@ def host_communicator() -> Any:
     collectives by staging its arrays through host memory; ImportError if it is missing."""
     from ember._plugins import registry
 
-    host = registry().plugin_manager.hook.ember_communicator(device_target="CPU")
+    host = registry().call("CPU", "ember_communicator", device_target="CPU")
     if host is None:
         raise ImportError("collectives staged through host memory need the CPU backend's MPI "
                           'communicator: pip install "ember-core[cpu,dist]"')

@@ -6,7 +6,9 @@ entry point's name equal to its ``device_target`` in lower case::
     [project.entry-points."ember.backends"]
     cpu = "ember_cpu.plugin"
 
-The module implements some of the hooks below, each decorated with :data:`ember.backend.hookimpl`.
+The module implements some of the hooks below, each decorated with :data:`ember.backend.hookimpl`;
+the core calls a plugin's hooks only for the device_targets it declares, and imports it only
+when one of them is asked for (or to choose the default, or to list every backend).
 Importing it must be cheap: heavy libraries (TensorFlow, ACL) are imported inside the hooks
 that create executors, never at module level.
 
@@ -96,7 +98,7 @@ def ember_context_changed(device_target: str, changes: dict[str, Any]) -> None:
 
     Called by ``set_context`` after the core has validated every value and before it stores
     any, with the new values of the keys the call sets and the ``device_target`` in effect
-    after the call. Every plugin is called; one that is not concerned returns at once.
+    after the call. Only the plugin of that device_target is called.
     Raise ``ValueError`` or ``RuntimeError`` with a message that names the key and what the
     backend accepts to reject the call: the core then stores nothing. A backend that is not
     in use yet should not import anything heavy here; it reads the context when first used.

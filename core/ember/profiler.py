@@ -82,8 +82,8 @@ class Profiler:
             raise RuntimeError("Profiler.start: the profiler is already collecting; call "
                                "stop() first")
         target = context.get_context("device_target")
-        session = _plugins.registry().plugin_manager.hook.ember_profiler_start(
-            device_target=target, output_path=str(self.output_path))
+        session = _plugins.registry().call(target, "ember_profiler_start", device_target=target,
+                                          output_path=str(self.output_path))
         if session is None:
             raise RuntimeError(f"device_target {target!r} has no profiler: its backend "
                                "implements no ember_profiler_start hook")

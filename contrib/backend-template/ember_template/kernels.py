@@ -156,9 +156,46 @@ LAYOUT: dict[str, Factory] = {
     "Reshape": plain(np.reshape),
     "Transpose": plain(np.transpose),
     "ExpandDims": plain(np.expand_dims),
-    "Identity": plain(lambda x: x),  # device arrays are never changed in place: share it
+    "Identity": plain(np.copy),  # a copy: the in-place kernels below change Parameters
     "BroadcastTo": _broadcast_to,
 }
 
+
+# -- in-place updates of Parameters ---------------------------------------------------------
+# The first input is the Parameter's own device buffer (``DeviceArray.buffer``): the kernel
+# changes it in place and returns it, so the update reaches the Parameter. Hyperparameters
+# arrive as Python numbers or one-element arrays.
+def _updating(update: Callable[..., None]) -> Factory:
+    def kernel(variable: np.ndarray, *inputs: Any) -> np.ndarray:
+        update(variable, *inputs)
+        return variable
+
+    return plain(kernel)
+
+
+def _apply_momentum(prim: Any) -> Kernel:
+    """``accumulation = momentum * accumulation + gradient``; ``variable -= learning_rate *
+    accumulation`` (Nesterov: ``* (gradient + momentum * accumulation)``)."""
+    nesterov, scale = prim.use_nesterov, prim.gradient_scale
+
+    def update(variable: np.ndarray, accumulation: np.ndarray, learning_rate: Any,
+               gradient: np.ndarray, momentum: Any) -> None:
+        lr, m = (np.asarray(v, variable.dtype).reshape(()) for v in (learning_rate, momentum))
+        gradient = gradient * np.asarray(scale, variable.dtype)
+        accumulation *= m
+        accumulation += gradient
+        variable -= lr * (gradient + m * accumulation if nesterov else accumulation)
+
+    return _updating(update)(prim)
+
+
+UPDATES: dict[str, Factory] = {
+    "Assign": _updating(np.copyto),
+    "AssignAdd": _updating(lambda variable, value: np.add(variable, value, out=variable)),
+    "AssignSub": _updating(lambda variable, value: np.subtract(variable, value, out=variable)),
+    "ApplyMomentum": _apply_momentum,
+}
+
 #: Every kernel of the backend. A variant overrides entries: ``{**KERNELS, "Exp": fast_exp}``.
-KERNELS: dict[str, Factory] = {**BINARY, **COMPARE, **UNARY, **ACTIVATIONS, **REDUCE, **LAYOUT}
+KERNELS: dict[str, Factory] = {**BINARY, **COMPARE, **UNARY, **ACTIVATIONS, **REDUCE, **LAYOUT,
+                               **UPDATES}

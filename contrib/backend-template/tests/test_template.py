@@ -81,6 +81,27 @@ def test_a_network_and_its_gradient_in_both_modes(mode: int) -> None:
 
 
 @pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE])
+def test_a_network_trains_with_momentum_on_the_device(mode: int) -> None:
+    """ApplyMomentum updates the Parameters where they live, on the device."""
+    context.set_context(mode=mode)
+    rng = np.random.default_rng(1)
+    x, w = rng.standard_normal((4, 3)), rng.standard_normal((3, 5))
+    net = Net(w.copy())
+    step = nn.TrainOneStepCell(net, nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    step.set_train()
+    accumulation = np.zeros_like(w)
+    lr, momentum = float(np.float32(0.1)), float(np.float32(0.9))  # the optimizer's float32
+    for _ in range(2):
+        loss = step(ember.Tensor(x))
+        hidden = x @ w
+        np.testing.assert_allclose(loss.asnumpy(), np.maximum(hidden, 0).mean(), rtol=1e-12)
+        accumulation = momentum * accumulation + x.T @ ((hidden > 0) / hidden.size)
+        w = w - lr * accumulation
+    assert net.w._device is DEVICE
+    np.testing.assert_allclose(net.w.asnumpy(), w, rtol=1e-12)
+
+
+@pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE])
 def test_missing_kernel_is_named_and_runs_on_the_fallback(mode: int) -> None:
     context.set_context(mode=mode)
     x = ember.Tensor(np.array([1.0, 2.0, 3.0], np.float32))

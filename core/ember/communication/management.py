@@ -85,7 +85,7 @@ def init(backend_name: str | None = None) -> None:
                            f"`{launch_command()}` (pip install \"ember-core[dist]\" installs "
                            "mpirun)")
     target = context.get_context("device_target")
-    world = _plugins.registry().plugin_manager.hook.ember_communicator(device_target=target)
+    world = _plugins.registry().call(target, "ember_communicator", device_target=target)
     if world is None:
         raise RuntimeError(f"init: the backend of device_target {target!r} provides no "
                            "communicator (its plugin implements no ember_communicator hook), "

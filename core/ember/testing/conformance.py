@@ -42,7 +42,7 @@ from ember.testing import gradcheck, statistics
 from ember.testing.cases import OpCase
 from ember.testing.cases.registry import all_cases
 from ember.testing.control_flow import CONTROL_FLOW_CASES, check_control_flow_case
-from ember.testing.plugin import FALLBACK
+from ember_pytest import FALLBACK, PLUGIN_NAME
 
 __all__ = [
     "BACKEND_CHECKS", "ember_conformance_context", "ember_conformance_test", "ember_target",
@@ -52,7 +52,6 @@ __all__ = [
     "test_backend_rejects_bad_input_before_kernels", "test_primitive",
 ]
 
-PLUGIN_NAME = "ember.testing.plugin"
 #: The backend-level checks, by the names known gaps and the report use (``backend/<name>``).
 BACKEND_CHECKS = ("api-version", "missing-kernel", "bad-input", "context-hook",
                   "device-target-switch", "random-statistics", "random-seeds",
@@ -395,9 +394,9 @@ def test_backend_control_flow(ember_target: str) -> None:
 def test_backend_communicator(ember_target: str) -> None:
     """The ``ember_communicator`` hook, in this process alone (a launch of one): every
     collective returns the backend's arrays with the right shape, dtype and values."""
-    hook = _plugins.registry().plugin_manager.hook.ember_communicator
     try:
-        comm = hook(device_target=ember_target)
+        comm = _plugins.registry().call(ember_target, "ember_communicator",
+                                        device_target=ember_target)
     except ImportError as exc:
         pytest.skip(f"the communicator's library is not installed here: {exc}")
     assert comm is not None, f"the backend of {ember_target!r} implements no ember_communicator"
