@@ -55,8 +55,8 @@ def _crop(xp, pads, spatial):
 # operand is a plain 2-D (or per-group 3-D) view with no copy: the columns (C * taps, N * pixels),
 # the output and its gradient (O, N * pixels), and a channel-major output is what the next
 # convolution, BatchNorm or ReLU reads fastest. Any other layout works too, copied once.
-#: (id of an input, geometry) -> (weak reference to the input, its columns): the forward pass and the filter gradient of a
-#: training step share them; an entry goes when its input array does.
+#: (id of an input, geometry) -> (weak reference to the input, its columns): the forward pass
+#: and the filter gradient of a training step share them; an entry goes when its input does.
 _RECENT_COLUMNS: dict = {}
 
 
