@@ -6,14 +6,17 @@ to one core and with two threads.
 Each ResNet row also names the FLOPs of one step and the SGEMM rate measured here, and a row
 times the step against SGEMM calls of the same FLOP count: its ratio is the distance from the
 GEMM limit. The PyTorch twins start from ember's parameters, and their first step is checked
-against ember's. Skipped without torch (``pip install torch``) and threadpoolctl.
+against ember's. Skipped without torch (``pip install torch``).
 """
 
 from __future__ import annotations
 
-import contextlib
+import json
 import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from lenet_step import seeded_lenet, train_cell
@@ -196,32 +199,6 @@ def _seeded_resnet() -> ResNet:
     return ResNet()
 
 
-@contextlib.contextmanager
-def threads(count: int):
-    """``count`` BLAS and torch threads, the process pinned to ``count`` cores (where the
-    machine has them), restored on exit."""
-    import torch
-    from threadpoolctl import threadpool_limits
-
-    cores, torch_threads = os.sched_getaffinity(0), torch.get_num_threads()
-    os.sched_setaffinity(0, sorted(cores)[:count])
-    torch.set_num_threads(count)
-    try:
-        with threadpool_limits(count, user_api="blas"):
-            yield
-    finally:
-        torch.set_num_threads(torch_threads)
-        os.sched_setaffinity(0, cores)
-
-
-def _under(count: int, fn):
-    def call():
-        with threads(count):
-            return fn()
-
-    return call
-
-
 def _case(torch, name: str, make, batch: int, image: tuple[int, int, int]) -> list[tuple]:
     """(label, ember graph step, ember PyNative step, torch step), the first steps checked to
     give the same loss."""
@@ -235,36 +212,59 @@ def _case(torch, name: str, make, batch: int, image: tuple[int, int, int]) -> li
     return [(f"{name}, batch {batch}", graph, pynative, reference)]
 
 
-def _benchmarks() -> list[Benchmark]:
-    try:
-        import threadpoolctl  # noqa: F401
-        import torch
-    except ImportError as exc:
-        print(f"bench_torch: skipped ({exc})")
-        return []
+def _benchmarks(threads: int) -> list[Benchmark]:
+    import torch
+
     cases = _case(torch, "ResNet", _seeded_resnet, RESNET_BATCH, (3, 32, 32))
     for batch in LENET_BATCHES:
         cases += _case(torch, "LeNet-5", seeded_lenet, batch, (1, 32, 32))
-    flops = step_flops(_seeded_resnet(), RESNET_BATCH)
+    flops, rate = step_flops(_seeded_resnet(), RESNET_BATCH), sgemm_rate()
+    tag = f"{threads} thread{'s' * (threads > 1)}" + (" pinned" if threads == 1 else "")
     rows = []
-    for count in (1, 2):
-        with threads(count):
-            rate = sgemm_rate()
-        tag = f"{count} thread{'s' * (count > 1)}" + (" pinned" if count == 1 else "")
-        for label, graph, pynative, reference in cases:
-            goal = ("<= 1.0x" if "ResNet" in label else
-                    "<= 0.7x" if label.endswith(" 32") else "<= 0.8x")
-            rows.append(Benchmark(f"graph {label}, {tag}", _under(count, graph),
-                                  _under(count, reference), "PyTorch eager", goal))
-            rows.append(Benchmark(f"pynative {label}, {tag}", _under(count, pynative),
-                                  _under(count, graph), "GRAPH_MODE", "<= 1.1x"))
-            if "ResNet" in label:
-                rows.append(Benchmark(
-                    f"graph {label}, {tag}: {flops / 1e9:.2f} GFLOP vs SGEMM", _under(count, graph),
-                    _under(count, _gemms(flops)),
-                    f"SGEMM of the same FLOPs at {rate / 1e9:.0f} GFLOP/s", "GEMM limit = 1x"))
-    context.set_context(mode=context.PYNATIVE_MODE)
+    for label, graph, pynative, reference in cases:
+        goal = "<= 1.0x" if "ResNet" in label else "<= 0.7x" if label.endswith(" 32") else "<= 0.8x"
+        rows.append(Benchmark(f"graph {label}, {tag}", graph, reference, "PyTorch eager", goal))
+        rows.append(Benchmark(f"pynative {label}, {tag}", pynative, graph, "GRAPH_MODE",
+                              "<= 1.1x"))
+        if "ResNet" in label:
+            rows.append(Benchmark(f"graph {label}, {tag}: {flops / 1e9:.2f} GFLOP", graph,
+                                  _gemms(flops), f"SGEMM of the same FLOPs, {rate / 1e9:.0f} "
+                                  "GFLOP/s", "GEMM limit = 1x"))
     return rows
 
 
-BENCHMARKS = _benchmarks()
+def worker(threads: int, budget: float) -> None:
+    import torch
+    from run import best_seconds_pair
+
+    torch.set_num_threads(threads)
+    rows = []
+    for bench in _benchmarks(threads):
+        ours, ref = best_seconds_pair(bench.ember, bench.reference, budget)
+        rows.append({"name": bench.name, "ember_s": ours, "reference_s": ref,
+                     "ratio": ours / ref, "reference": bench.reference_name, "goal": bench.goal})
+    print(json.dumps(rows))
+
+
+def measure(budget: float = 1.0) -> list[dict]:
+    """The rows of run.py's table, from one process per thread count (torch and TensorFlow do
+    not share a process; the BLAS reads its thread count at start): ``OMP_NUM_THREADS=1``
+    pinned to one core, then two threads (ImportError without torch)."""
+    import torch  # noqa: F401  (the ImportError run.py reports)
+
+    rows = []
+    for threads in (1, 2):
+        cores = sorted(os.sched_getaffinity(0))[:threads]
+        command = ["taskset", "-c", ",".join(map(str, cores))] if threads == 1 else []
+        command += [sys.executable, __file__, "--worker", str(threads), str(budget)]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=1800,
+                             env={**os.environ, "OMP_NUM_THREADS": str(threads)})
+        if run.returncode:
+            raise RuntimeError(f"{' '.join(command)} failed:\n{run.stdout}\n{run.stderr}")
+        rows += json.loads(run.stdout.strip().splitlines()[-1])
+    return rows
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    worker(int(sys.argv[2]), float(sys.argv[3]))
