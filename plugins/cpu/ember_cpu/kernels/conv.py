@@ -1,6 +1,6 @@
 """Convolution and pooling kernels on NumPy, for 2-D (NCHW) and 3-D (NCDHW) images alike.
 
-Convolutions run as im2col (one strided copy per kernel tap) and one matrix product per group;
+Convolutions run as im2col (a strided window view, copied once) and one batched matrix product;
 their input gradient scatters the columns back with one strided add per kernel tap. Pools
 combine one strided slice of the image per window tap. Primitives give their geometry:
 ``geometry(spatial)`` -> (padding (before, after) per spatial axis, flattened; output size).
@@ -14,6 +14,7 @@ import math
 import weakref
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 
 # -- windows: shared by convolutions and pools ----------------------------------------------
@@ -50,19 +51,9 @@ def _crop(xp, pads, spatial):
 
 
 # -- convolution ----------------------------------------------------------------------------
-# Convolutions keep their images channel-major in memory: an NCHW array whose memory is laid out
-# as (C, N, H, W), the ``transpose(1, 0, 2, 3)`` view of a contiguous array. Then every GEMM
-# operand is a plain 2-D (or per-group 3-D) view with no copy: the columns (C * taps, N * pixels),
-# the output and its gradient (O, N * pixels), and a channel-major output is what the next
-# convolution, BatchNorm or ReLU reads fastest. Any other layout works too, copied once.
-#: (id of an input, geometry) -> (weak reference to the input, its columns): the forward pass
-#: and the filter gradient of a training step share them; an entry goes when its input does.
+#: (id of the input, geometry) -> (weak reference to the input, its columns)
 _RECENT_COLUMNS: dict = {}
-
-
-def _channel_major(x):
-    """The (C, N, *spatial) view of an NCHW array."""
-    return x.swapaxes(0, 1)
+_KEPT_COLUMNS = 32
 
 
 class _ConvPlan:
@@ -73,50 +64,52 @@ class _ConvPlan:
         self.pads, self.out = prim.geometry(tuple(spatial))
         self.kernel = tuple(prim.kernel_size)
         self.stride, self.dilation = prim.stride[2:], prim.dilation[2:]
-        self.group = g = prim.group
+        self.group = prim.group
         self.x_shape = tuple(x_shape)
+        self.padded_shape = _padded(x_shape, self.pads)
+        taps = math.prod(self.kernel)
+        # columns: (N, group, C / group * taps, output pixels); weight: (group, O / group, same)
+        self.cols_shape = (n, self.group, c // self.group * taps, math.prod(self.out))
+        self.w_shape = (self.group, prim.out_channel // self.group, self.cols_shape[2])
+        self.dout_shape = (n, self.group, self.w_shape[1], self.cols_shape[3])
+        self.out_shape = (n, prim.out_channel, *self.out)
         self.taps = _taps(self.kernel, self.stride, self.dilation, self.out)
-        pixels, out_channel = n * math.prod(self.out), prim.out_channel
-        # columns: (C, taps, N, *out) in memory, as (group, C / group * taps, N * pixels)
-        self.cols_shape = (c, len(self.taps), n, *self.out)
-        self.cols_matrix = (g, c // g * len(self.taps), pixels)
-        self.w_matrix = (g, out_channel // g, self.cols_matrix[1])
-        self.dout_matrix = (g, out_channel // g, pixels)
-        self.out_cn = (out_channel, n, *self.out)
-        self.key = (self.x_shape, self.kernel, self.stride, self.dilation, self.pads)
 
     def columns(self, x):
-        """im2col, kept while ``x`` lives: every output pixel's window, as
-        (group, C / group * taps, N * pixels)."""
-        key = (id(x), self.key)
+        """im2col: every output pixel's window, as (N, group, C / group * taps, pixels).
+
+        The forward pass and the filter gradient of a training step ask for the same columns:
+        the most recent ones are kept while their input array lives (dropped when it goes, so
+        a step's convolutions all find theirs), and computed once."""
+        key = (id(x), self.cols_shape, self.kernel, self.stride, self.dilation, self.pads)
         recent = _RECENT_COLUMNS.get(key)
         if recent is not None and recent[0]() is x:
             return recent[1]
-        cols = np.empty(self.cols_shape, dtype=x.dtype)
-        xp = _channel_major(_pad(x, self.pads))
-        for k, window in enumerate(self.taps):
-            cols[:, k] = xp[(slice(None), slice(None), *window)]
-        cols = cols.reshape(self.cols_matrix)
-        _RECENT_COLUMNS[key] = (weakref.ref(x, lambda _: _RECENT_COLUMNS.pop(key, None)), cols)
+        cols = self._columns(x)
+        _RECENT_COLUMNS[key] = (weakref.ref(x, lambda _, kept=_RECENT_COLUMNS: kept.pop(key, None)), cols)
+        while len(_RECENT_COLUMNS) > _KEPT_COLUMNS:
+            del _RECENT_COLUMNS[next(iter(_RECENT_COLUMNS))]
         return cols
 
-    def output(self, result):
-        """The NCHW view of a (group, O / group, N * pixels) product."""
-        return _channel_major(result.reshape(self.out_cn))
-
-    def dout(self, dout):
-        """An output gradient as the (group, O / group, N * pixels) GEMM operand."""
-        return _channel_major(dout).reshape(self.dout_matrix)
+    def _columns(self, x):
+        rank = len(self.kernel)
+        spans = tuple((k - 1) * d + 1 for k, d in zip(self.kernel, self.dilation))
+        view = sliding_window_view(_pad(x, self.pads), spans, axis=tuple(range(2, 2 + rank)))
+        view = view[(slice(None), slice(None),
+                     *(slice(None, (o - 1) * s + 1, s) for o, s in zip(self.out, self.stride)),
+                     *(slice(None, None, d) for d in self.dilation))]
+        # (N, C, *out, *kernel) -> (N, C, *kernel, *out)
+        order = (0, 1, *range(2 + rank, 2 + 2 * rank), *range(2, 2 + rank))
+        return view.transpose(order).reshape(self.cols_shape)
 
     def image(self, cols):
-        """col2im: the columns (group, C / group * taps, N * pixels) summed back into an
-        image of the input's shape."""
-        cols = cols.reshape(self.cols_shape)
-        n, c, *spatial = self.x_shape
-        xp = np.zeros((c, n, *_padded(self.x_shape, self.pads)[2:]), dtype=cols.dtype)
+        """col2im: the columns summed back into an image of the input's shape."""
+        n, c = self.x_shape[:2]
+        cols = cols.reshape(n, c, math.prod(self.kernel), *self.out)
+        xp = np.zeros(self.padded_shape, dtype=cols.dtype)
         for k, window in enumerate(self.taps):
-            xp[(slice(None), slice(None), *window)] += cols[:, k]
-        return _channel_major(_crop(xp, self.pads, spatial))
+            xp[(slice(None), slice(None), *window)] += cols[:, :, k]
+        return _crop(xp, self.pads, self.x_shape[2:])
 
 
 def _plans(prim):
@@ -129,7 +122,7 @@ def _conv(prim):
 
     def kernel(x, w):
         p = plan(x.shape)
-        return p.output(np.matmul(w.reshape(p.w_matrix), p.columns(x)))
+        return np.matmul(w.reshape(p.w_shape), p.columns(x)).reshape(p.out_shape)
 
     return kernel
 
@@ -139,7 +132,8 @@ def _conv_backprop_input(prim):
 
     def kernel(dout, w, input_size):
         p = plan(tuple(input_size))
-        return p.image(np.matmul(w.reshape(p.w_matrix).transpose(0, 2, 1), p.dout(dout)))
+        return p.image(np.matmul(w.reshape(p.w_shape).transpose(0, 2, 1),
+                                 dout.reshape(p.dout_shape)))
 
     return kernel
 
@@ -149,8 +143,9 @@ def _conv_backprop_filter(prim):
 
     def kernel(dout, x, filter_size):
         p = plan(x.shape)
-        # (columns @ dout^T)^T: BLAS runs this orientation up to twice as fast for few outputs
-        dw = np.matmul(p.columns(x), p.dout(dout).transpose(0, 2, 1))
+        # per image columns @ dout^T, summed: BLAS runs this orientation up to twice as fast
+        # as dout @ columns^T when the output channels are few
+        dw = np.matmul(p.columns(x), dout.reshape(p.dout_shape).transpose(0, 1, 3, 2)).sum(axis=0)
         return dw.transpose(0, 2, 1).reshape(filter_size)
 
     return kernel

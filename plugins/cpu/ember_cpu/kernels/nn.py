@@ -156,19 +156,14 @@ def _batch_norm(prim):
     def kernel(x, scale, bias, mean, variance):
         dot, total, column, n = _channels(x)
         stats = scale.dtype
-        if training:  # in float32 at least (float16 images, float32 statistics)
-            xw = x.astype(np.result_type(x, scale), copy=False)
-            mean = np.einsum(total, xw) / max(n, 1)
-            y = xw - mean.reshape(column)
-            variance = np.einsum(dot, y, y) / max(n, 1)
-            gain = scale / np.sqrt(variance + epsilon)
-            y *= gain.reshape(column)
-            y += bias.reshape(column)
-            y = y.astype(x.dtype, copy=False)
-        else:
-            gain = scale / np.sqrt(variance + epsilon)
-            y = (x * gain.reshape(column) + (bias - mean * gain).reshape(column)).astype(
-                x.dtype, copy=False)
+        if training:  # sums in float32 at least, the moments from them in float64
+            at = np.result_type(x, scale)
+            mean = np.einsum(total, x, dtype=at).astype(np.float64) / max(n, 1)
+            variance = np.maximum(
+                np.einsum(dot, x, x, dtype=at).astype(np.float64) / max(n, 1) - mean * mean, 0)
+        gain = scale / np.sqrt(variance + epsilon)
+        y = x * gain.astype(x.dtype).reshape(column)
+        y += (bias - mean * gain).astype(x.dtype).reshape(column)
         mean, variance = mean.astype(stats, copy=False), variance.astype(stats, copy=False)
         if not training:
             return y, mean, variance, mean, variance
