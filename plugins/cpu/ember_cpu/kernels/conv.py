@@ -12,6 +12,7 @@ import functools
 import itertools
 import math
 import weakref
+from types import SimpleNamespace
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -86,7 +87,8 @@ class _ConvPlan:
         if recent is not None and recent[0]() is x:
             return recent[1]
         cols = self._columns(x)
-        _RECENT_COLUMNS[key] = (weakref.ref(x, lambda _, kept=_RECENT_COLUMNS: kept.pop(key, None)), cols)
+        forget = functools.partial(_RECENT_COLUMNS.pop, key, None)
+        _RECENT_COLUMNS[key] = (weakref.ref(x, lambda _: forget()), cols)
         while len(_RECENT_COLUMNS) > _KEPT_COLUMNS:
             del _RECENT_COLUMNS[next(iter(_RECENT_COLUMNS))]
         return cols
@@ -127,11 +129,38 @@ def _conv(prim):
     return kernel
 
 
+def _full_correlation(p):
+    """For a convolution of stride 1 and one group (plan ``p``), the plan of its input gradient
+    as a convolution: the output gradient, padded by (kernel span - 1 - padding) on each side,
+    correlated with the flipped filter, whose channels swap. None where that does not apply,
+    or would not pay (more output channels than input ones: more columns than col2im adds)."""
+    spans = [(k - 1) * d for k, d in zip(p.kernel, p.dilation)]
+    pads = tuple(span - pad for span, pad in zip(np.repeat(spans, 2), p.pads))
+    if (p.group != 1 or any(s != 1 for s in p.stride) or min(pads) < 0
+            or p.w_shape[1] > p.x_shape[1]):
+        return None
+    rank = len(p.kernel)
+    geometry = SimpleNamespace(
+        geometry=lambda spatial: (pads, p.x_shape[2:]), kernel_size=p.kernel,
+        stride=(1, 1, *p.stride), dilation=(1, 1, *p.dilation), group=1,
+        out_channel=p.x_shape[1])
+    return _ConvPlan(geometry, (p.x_shape[0], p.w_shape[1], *p.out)), (
+        slice(None), slice(None), *(slice(None, None, -1),) * rank)
+
+
 def _conv_backprop_input(prim):
+    """Where the convolution has stride 1 and one group: one GEMM of the flipped filter with
+    the output gradient's columns (no scatter); otherwise the columns' col2im."""
     plan = _plans(prim)
+    full = functools.lru_cache(maxsize=16)(
+        lambda x_shape: _full_correlation(plan(x_shape)))
 
     def kernel(dout, w, input_size):
-        p = plan(tuple(input_size))
+        p, q = plan(tuple(input_size)), full(tuple(input_size))
+        if q is not None:
+            q, flip = q
+            flipped = np.ascontiguousarray(w.swapaxes(0, 1)[flip])
+            return np.matmul(flipped.reshape(q.w_shape), q._columns(dout)).reshape(q.out_shape)
         return p.image(np.matmul(w.reshape(p.w_shape).transpose(0, 2, 1),
                                  dout.reshape(p.dout_shape)))
 
