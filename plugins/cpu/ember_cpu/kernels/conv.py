@@ -222,17 +222,23 @@ def _max_pool(prim):
 
 def _max_pool_grad(prim):
     plan = _pool_plan(prim)
+    # windows that do not overlap write their taps' gradients instead of adding them
+    tiled = all(s >= k for s, k in zip(prim.strides[2:], prim.kernel_size[2:]))
 
     def kernel(x, out, grad):
         pads, _, taps, _ = plan(x.shape[2:])
         xp = _pad(x, pads, -np.inf)
         dxp = np.zeros(xp.shape, dtype=x.dtype)
         open_ = np.ones(out.shape, dtype=bool)  # windows whose maximum has no gradient yet
+        hit = np.empty(out.shape, dtype=bool)
         for window in taps:  # row-major, so the first maximum of a window takes it
-            hit = xp[_at(window)] == out
+            np.equal(xp[_at(window)], out, out=hit)
             hit &= open_
-            open_ &= ~hit
-            dxp[_at(window)] += grad * hit
+            open_ ^= hit  # (hit lies inside open_)
+            if tiled:
+                np.multiply(grad, hit, out=dxp[_at(window)])
+            else:
+                dxp[_at(window)] += grad * hit
         return _crop(dxp, pads, x.shape[2:])
 
     return kernel
