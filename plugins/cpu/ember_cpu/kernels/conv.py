@@ -1,7 +1,8 @@
 """Convolution and pooling kernels on NumPy, for 2-D (NCHW) and 3-D (NCDHW) images alike.
 
 Convolutions run as im2col (a strided window view, copied once) and one batched matrix product;
-their input gradient scatters the columns back with one strided add per kernel tap. Pools
+their input gradient is, for stride 1, the same on the padded output gradient and the flipped
+filter, and otherwise scatters the columns back with one strided add per kernel tap. Pools
 combine one strided slice of the image per window tap. Primitives give their geometry:
 ``geometry(spatial)`` -> (padding (before, after) per spatial axis, flattened; output size).
 """
@@ -52,7 +53,8 @@ def _crop(xp, pads, spatial):
 
 
 # -- convolution ----------------------------------------------------------------------------
-#: (id of the input, geometry) -> (weak reference to the input, its columns)
+#: (id of the input, geometry) -> (weak reference to the input, its columns), at most
+#: ``_KEPT_COLUMNS`` of them (a ResNet's training step needs ten)
 _RECENT_COLUMNS: dict = {}
 _KEPT_COLUMNS = 32
 
