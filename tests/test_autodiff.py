@@ -204,3 +204,29 @@ def test_op_error_names_the_op_and_the_user_line():
 
 def test_seed_is_exported():
     assert callable(ember.set_seed)
+
+
+@pytest.mark.parametrize("net, primitive", [
+    (nn.Dense(4, 3), "MatMul"),
+    (nn.Conv2d(2, 3, 3, has_bias=False), "Conv2DBackpropInput"),
+], ids=["dense", "conv"])
+def test_gradients_of_untracked_inputs_are_not_computed(monkeypatch, net, primitive):
+    """PyNative gradients with respect to the weights only: the input data needs no gradient,
+    so its rule is skipped (Dense: one MatMul forward, one for the weight; Conv2d: no input
+    gradient), and the weight gradients keep their values."""
+    from ember.ops import primitive as prim_module
+
+    context.set_context(mode=context.PYNATIVE_MODE)
+    ran: list[str] = []
+    run = prim_module.run
+    monkeypatch.setattr(prim_module, "run", lambda p, a, s: ran.append(p.name) or run(p, a, s))
+    x = Tensor(np.random.default_rng(0).standard_normal(
+        (2, 4) if primitive == "MatMul" else (2, 2, 5, 5)).astype(np.float32))
+    grads = ops.GradOperation(get_by_list=True)(net, ParameterTuple(net.trainable_params()))(x)
+    expected = {"MatMul": 2, "Conv2DBackpropInput": 0}[primitive]
+    assert ran.count(primitive) == expected, ran
+    w = net.weight.asnumpy()
+    if primitive == "MatMul":  # d sum(x w^T + b) / dw = ones^T x
+        np.testing.assert_allclose(grads[0].asnumpy(), np.ones((3, 2)) @ x.asnumpy(), rtol=1e-5)
+    else:
+        assert grads[0].shape == w.shape

@@ -56,8 +56,11 @@ def record(prim: Any, args: tuple, out: Any) -> None:
 
 
 def needs_grad(value: Any) -> bool:
-    """Whether a backward rule must compute the gradient of input ``value`` (it is tracked);
-    rules use it to skip costly gradients nobody reads, such as a network's input images."""
+    """Whether a backward rule must compute the gradient of input ``value`` (it is tracked).
+
+    The one way rules skip gradients nobody reads (a network's input images, a constant
+    factor): a rule returns None for an input that needs none, and the tape, which drops
+    gradients of untracked inputs anyway, never sees the difference."""
     return isinstance(value, Tensor) and value._node is not None
 
 

@@ -19,7 +19,9 @@ def ember_eager_executor(device_target: str, context: dict) -> object | None:
     if device_target != DEVICE_TARGET:
         return None
     from ember_cpu.executor import NumpyExecutor
+    from ember_cpu.memory import keep_freed_memory
 
+    keep_freed_memory()
     return NumpyExecutor()
 
 
@@ -28,7 +30,9 @@ def ember_graph_executor(device_target: str, context: dict) -> object | None:
     if device_target != DEVICE_TARGET:
         return None
     from ember_cpu.graph import GraphExecutor
+    from ember_cpu.memory import keep_freed_memory
 
+    keep_freed_memory()
     return GraphExecutor()
 
 

@@ -68,7 +68,10 @@ class GradOperation:
                 raise TypeError("GradOperation(sens_param=True): the gradient function needs "
                                 "the sensitivity as its last input")
             args, sens = args[:-1], args[-1]
-        _, input_grads, param_grads = value_and_grad(fn, args, params, sens)
+        # inputs are watched only when their gradients are returned (then the tape skips
+        # the gradients of the data flowing into a network)
+        _, input_grads, param_grads = value_and_grad(
+            fn, args, params, sens, wrt_inputs=self.get_all or not self.get_by_list)
         return self.select(input_grads, param_grads)
 
     def select(self, input_grads: tuple, param_grads: tuple) -> Any:

@@ -69,7 +69,8 @@ class Conv3D(_Conv3DBase):
 
     def bprop(self, x: Tensor, w: Tensor, out: Tensor, dout: Tensor) -> tuple:
         dx = self._sibling(Conv3DBackpropInput)(w, dout, x.shape) if needs_grad(x) else None
-        return dx, self._sibling(Conv3DBackpropFilter)(x, dout, w.shape)
+        dw = self._sibling(Conv3DBackpropFilter)(x, dout, w.shape) if needs_grad(w) else None
+        return dx, dw
 
 
 class Conv3DBackpropInput(_Conv3DBase):

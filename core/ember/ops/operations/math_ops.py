@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ember._autodiff import needs_grad
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops import functional as F
@@ -139,7 +140,8 @@ class Mul(_Binary):
     """``x * y``, broadcast: ``Mul()(x, y)``; Bool inputs give their logical and."""
 
     def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        return sum_to(mul(dout, y), x.shape), sum_to(mul(dout, x), y.shape)
+        return (sum_to(mul(dout, y), x.shape) if needs_grad(x) else None,
+                sum_to(mul(dout, x), y.shape) if needs_grad(y) else None)
 
 
 class Sub(_Arith):
@@ -629,15 +631,14 @@ class _MatMul(Primitive):
 
     def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
         ta, tb, batched = self.transpose_a, self.transpose_b, self.batched
-        if ta:
-            dx = _product(batched, tb, True)(y, dout)
-        else:
-            dx = _product(batched, False, not tb)(dout, y)
-        if tb:
-            dy = _product(batched, True, ta)(dout, x)
-        else:
-            dy = _product(batched, not ta, False)(x, dout)
-        return sum_to(dx, x.shape), sum_to(dy, y.shape)
+        dx = dy = None
+        if needs_grad(x):
+            dx = sum_to(_product(batched, tb, True)(y, dout) if ta else
+                        _product(batched, False, not tb)(dout, y), x.shape)
+        if needs_grad(y):
+            dy = sum_to(_product(batched, True, ta)(dout, x) if tb else
+                        _product(batched, not ta, False)(x, dout), y.shape)
+        return dx, dy
 
 
 @functools.cache

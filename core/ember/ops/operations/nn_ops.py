@@ -551,7 +551,8 @@ class Conv2D(_ConvBase):
 
     def bprop(self, x: Tensor, w: Tensor, out: Tensor, dout: Tensor) -> tuple:
         dx = self._sibling(Conv2DBackpropInput)(dout, w, x.shape) if needs_grad(x) else None
-        return dx, self._sibling(Conv2DBackpropFilter)(dout, x, w.shape)
+        dw = self._sibling(Conv2DBackpropFilter)(dout, x, w.shape) if needs_grad(w) else None
+        return dx, dw
 
 
 class _Conv2DBackprop(_ConvBase):

@@ -1,7 +1,8 @@
 """Convolution and pooling kernels on NumPy, for 2-D (NCHW) and 3-D (NCDHW) images alike.
 
 Convolutions run as im2col (a strided window view, copied once) and one batched matrix product;
-their input gradient scatters the columns back with one strided add per kernel tap. Pools
+their input gradient is, for stride 1, the same on the padded output gradient and the flipped
+filter, and otherwise scatters the columns back with one strided add per kernel tap. Pools
 combine one strided slice of the image per window tap. Primitives give their geometry:
 ``geometry(spatial)`` -> (padding (before, after) per spatial axis, flattened; output size).
 """
@@ -12,6 +13,7 @@ import functools
 import itertools
 import math
 import weakref
+from types import SimpleNamespace
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -51,8 +53,10 @@ def _crop(xp, pads, spatial):
 
 
 # -- convolution ----------------------------------------------------------------------------
-#: (id of the input, geometry) -> (weak reference to the input, its columns)
+#: (id of the input, geometry) -> (weak reference to the input, its columns), at most
+#: ``_KEPT_COLUMNS`` of them (a ResNet's training step needs ten)
 _RECENT_COLUMNS: dict = {}
+_KEPT_COLUMNS = 32
 
 
 class _ConvPlan:
@@ -78,14 +82,16 @@ class _ConvPlan:
         """im2col: every output pixel's window, as (N, group, C / group * taps, pixels).
 
         The forward pass and the filter gradient of a training step ask for the same columns:
-        the most recent ones are kept while their input array lives, and computed once."""
+        the most recent ones are kept while their input array lives (dropped when it goes, so
+        a step's convolutions all find theirs), and computed once."""
         key = (id(x), self.cols_shape, self.kernel, self.stride, self.dilation, self.pads)
         recent = _RECENT_COLUMNS.get(key)
         if recent is not None and recent[0]() is x:
             return recent[1]
         cols = self._columns(x)
-        _RECENT_COLUMNS[key] = (weakref.ref(x), cols)
-        while len(_RECENT_COLUMNS) > 8:
+        forget = functools.partial(_RECENT_COLUMNS.pop, key, None)
+        _RECENT_COLUMNS[key] = (weakref.ref(x, lambda _: forget()), cols)
+        while len(_RECENT_COLUMNS) > _KEPT_COLUMNS:
             del _RECENT_COLUMNS[next(iter(_RECENT_COLUMNS))]
         return cols
 
@@ -125,11 +131,38 @@ def _conv(prim):
     return kernel
 
 
+def _full_correlation(p):
+    """For a convolution of stride 1 and one group (plan ``p``), the plan of its input gradient
+    as a convolution: the output gradient, padded by (kernel span - 1 - padding) on each side,
+    correlated with the flipped filter, whose channels swap. None where that does not apply,
+    or would not pay (more output channels than input ones: more columns than col2im adds)."""
+    spans = [(k - 1) * d for k, d in zip(p.kernel, p.dilation)]
+    pads = tuple(span - pad for span, pad in zip(np.repeat(spans, 2), p.pads))
+    if (p.group != 1 or any(s != 1 for s in p.stride) or min(pads) < 0
+            or p.w_shape[1] > p.x_shape[1]):
+        return None
+    rank = len(p.kernel)
+    geometry = SimpleNamespace(
+        geometry=lambda spatial: (pads, p.x_shape[2:]), kernel_size=p.kernel,
+        stride=(1, 1, *p.stride), dilation=(1, 1, *p.dilation), group=1,
+        out_channel=p.x_shape[1])
+    return _ConvPlan(geometry, (p.x_shape[0], p.w_shape[1], *p.out)), (
+        slice(None), slice(None), *(slice(None, None, -1),) * rank)
+
+
 def _conv_backprop_input(prim):
+    """Where the convolution has stride 1 and one group: one GEMM of the flipped filter with
+    the output gradient's columns (no scatter); otherwise the columns' col2im."""
     plan = _plans(prim)
+    full = functools.lru_cache(maxsize=16)(
+        lambda x_shape: _full_correlation(plan(x_shape)))
 
     def kernel(dout, w, input_size):
-        p = plan(tuple(input_size))
+        p, q = plan(tuple(input_size)), full(tuple(input_size))
+        if q is not None:
+            q, flip = q
+            flipped = np.ascontiguousarray(w.swapaxes(0, 1)[flip])
+            return np.matmul(flipped.reshape(q.w_shape), q._columns(dout)).reshape(q.out_shape)
         return p.image(np.matmul(w.reshape(p.w_shape).transpose(0, 2, 1),
                                  dout.reshape(p.dout_shape)))
 
@@ -141,8 +174,10 @@ def _conv_backprop_filter(prim):
 
     def kernel(dout, x, filter_size):
         p = plan(x.shape)
-        dw = np.matmul(dout.reshape(p.dout_shape), p.columns(x).transpose(0, 1, 3, 2)).sum(axis=0)
-        return dw.reshape(filter_size)
+        # per image columns @ dout^T, summed: BLAS runs this orientation up to twice as fast
+        # as dout @ columns^T when the output channels are few
+        dw = np.matmul(p.columns(x), dout.reshape(p.dout_shape).transpose(0, 1, 3, 2)).sum(axis=0)
+        return dw.transpose(0, 2, 1).reshape(filter_size)
 
     return kernel
 
@@ -189,17 +224,23 @@ def _max_pool(prim):
 
 def _max_pool_grad(prim):
     plan = _pool_plan(prim)
+    # windows that do not overlap write their taps' gradients instead of adding them
+    tiled = all(s >= k for s, k in zip(prim.strides[2:], prim.kernel_size[2:]))
 
     def kernel(x, out, grad):
         pads, _, taps, _ = plan(x.shape[2:])
         xp = _pad(x, pads, -np.inf)
         dxp = np.zeros(xp.shape, dtype=x.dtype)
         open_ = np.ones(out.shape, dtype=bool)  # windows whose maximum has no gradient yet
+        hit = np.empty(out.shape, dtype=bool)
         for window in taps:  # row-major, so the first maximum of a window takes it
-            hit = xp[_at(window)] == out
+            np.equal(xp[_at(window)], out, out=hit)
             hit &= open_
-            open_ &= ~hit
-            dxp[_at(window)] += grad * hit
+            open_ ^= hit  # (hit lies inside open_)
+            if tiled:
+                np.multiply(grad, hit, out=dxp[_at(window)])
+            else:
+                dxp[_at(window)] += grad * hit
         return _crop(dxp, pads, x.shape[2:])
 
     return kernel

@@ -140,27 +140,33 @@ def _in_top_k(prim):
 
 
 # -- batch normalization --------------------------------------------------------------------
+# Statistics in one read of ``x`` each (``einsum`` sums over the batch and spatial axes in memory
+# order, whatever the layout), and the output written by in-place passes over one new array.
 def _channels(x):
-    """The axes BatchNorm reduces over and the shape that broadcasts a (C,) vector on ``x``."""
-    return (0, *range(2, x.ndim)), (1, x.shape[1]) + (1,) * (x.ndim - 2)
+    """The einsum subscripts of ``x`` and of a per-channel vector, the shape that broadcasts a
+    (C,) vector on ``x``, and the elements per channel."""
+    axes = "nc" + "hwdxyz"[:x.ndim - 2]
+    return f"{axes},{axes}->c", f"{axes}->c", (1, x.shape[1]) + (1,) * (x.ndim - 2), \
+        x.size // max(x.shape[1], 1)
 
 
 def _batch_norm(prim):
     epsilon, training = prim.epsilon, prim.is_training
 
     def kernel(x, scale, bias, mean, variance):
-        axes, column = _channels(x)
+        dot, total, column, n = _channels(x)
         stats = scale.dtype
-        if training:
+        if training:  # sums in float32 at least, the moments from them in float64
             at = np.result_type(x, scale)
-            mean, variance = np.mean(x, axis=axes, dtype=at), np.var(x, axis=axes, dtype=at)
+            mean = np.einsum(total, x, dtype=at).astype(np.float64) / max(n, 1)
+            variance = np.maximum(
+                np.einsum(dot, x, x, dtype=at).astype(np.float64) / max(n, 1) - mean * mean, 0)
         gain = scale / np.sqrt(variance + epsilon)
-        y = (x * gain.reshape(column) + (bias - mean * gain).reshape(column)).astype(x.dtype,
-                                                                                   copy=False)
+        y = x * gain.astype(x.dtype).reshape(column)
+        y += (bias - mean * gain).astype(x.dtype).reshape(column)
         mean, variance = mean.astype(stats, copy=False), variance.astype(stats, copy=False)
         if not training:
             return y, mean, variance, mean, variance
-        n = x.size // x.shape[1]
         return y, mean, variance * (n / max(n - 1, 1)), mean, variance
 
     return kernel
@@ -170,17 +176,19 @@ def _batch_norm_grad(prim):
     epsilon, training = prim.epsilon, prim.is_training
 
     def kernel(dy, x, scale, mean, variance):
-        axes, column = _channels(x)
+        dot, total, column, n = _channels(x)
         inv_std = 1 / np.sqrt(variance + epsilon)
-        x_hat = (x - mean.reshape(column)) * inv_std.reshape(column)
-        dbias = np.sum(dy, axis=axes, dtype=scale.dtype)
-        dscale = np.sum(dy * x_hat, axis=axes, dtype=scale.dtype)
-        gain = (scale * inv_std).reshape(column)
-        if training:
-            n = x.size // x.shape[1]
-            dx = gain * (dy - (dbias.reshape(column) + x_hat * dscale.reshape(column)) / n)
-        else:
-            dx = dy * gain
+        at = np.result_type(dy, scale)
+        dbias = np.einsum(total, dy, dtype=at).astype(scale.dtype, copy=False)
+        # sum(dy * (x - mean)) without the centred array
+        dscale = ((np.einsum(dot, dy, x, dtype=at) - mean * dbias) * inv_std).astype(
+            scale.dtype, copy=False)
+        gain = scale * inv_std
+        dx = dy * gain.astype(dy.dtype).reshape(column)
+        if training:  # dx = gain * (dy - (dbias + x_hat * dscale) / n), as a*dy + b*x + c
+            b = -gain * inv_std * dscale / max(n, 1)
+            dx += x * b.astype(x.dtype).reshape(column)
+            dx += (-gain * dbias / max(n, 1) - b * mean).astype(x.dtype).reshape(column)
         return dx.astype(x.dtype, copy=False), dscale, dbias
 
     return kernel
