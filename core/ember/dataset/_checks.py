@@ -32,9 +32,15 @@ def check_bool(value: Any, where: str, name: str) -> bool:
     return value
 
 
+_default_workers = 1  # ds.config.set_num_parallel_workers changes it
+
+
 def check_workers(value: Any, where: str) -> int:
-    """``num_parallel_workers``: None (one worker) or a positive int."""
-    return 1 if value is None else check_int(value, where, "num_parallel_workers", minimum=1)
+    """``num_parallel_workers``: None (``ds.config.get_num_parallel_workers()``) or a positive
+    int."""
+    if value is None:
+        return _default_workers
+    return check_int(value, where, "num_parallel_workers", minimum=1)
 
 
 def check_names(value: Any, where: str, name: str) -> list[str]:
