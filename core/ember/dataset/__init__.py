@@ -20,10 +20,29 @@ from ember.dataset.engine import (
     TakeDataset,
     TupleIterator,
 )
-from ember.dataset.sources import GeneratorDataset, NumpySlicesDataset
+from ember.dataset.readers import (
+    Cifar10Dataset,
+    Cifar100Dataset,
+    CSVDataset,
+    MnistDataset,
+    Shuffle,
+)
+from ember.dataset.samplers import (
+    DistributedSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+    SubsetSampler,
+    WeightedRandomSampler,
+)
+from ember.dataset.sources import GeneratorDataset, MappableDataset, NumpySlicesDataset
 
 __all__ = [
     "BatchDataset", "BatchInfo", "Dataset", "DictIterator", "GeneratorDataset", "MapDataset",
     "NumpySlicesDataset", "ProjectDataset", "RenameDataset", "RepeatDataset", "ShuffleDataset",
     "SkipDataset", "TakeDataset", "TupleIterator", "config",
+    "CSVDataset", "Cifar100Dataset", "Cifar10Dataset", "DistributedSampler", "MappableDataset",
+    "MnistDataset", "RandomSampler", "Sampler", "SequentialSampler", "Shuffle",
+    "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler",
 ]

@@ -62,3 +62,19 @@ def check_present(names: list[str], columns: list[str], where: str, name: str) -
     if missing:
         raise ValueError(f"{where}: {name} {missing} not among the dataset's columns {columns}")
     return [columns.index(n) for n in names]
+
+
+def check_shards(num_shards: Any, shard_id: Any, where: str) -> tuple[int, int] | None:
+    """``(num_shards, shard_id)``, both given and ``0 <= shard_id < num_shards``, or None when
+    neither is given."""
+    if num_shards is None and shard_id is None:
+        return None
+    if num_shards is None or shard_id is None:
+        raise ValueError(f"{where}: num_shards and shard_id go together, but got "
+                         f"num_shards={num_shards!r}, shard_id={shard_id!r}")
+    check_int(num_shards, where, "num_shards", minimum=1)
+    check_int(shard_id, where, "shard_id", minimum=0)
+    if shard_id >= num_shards:
+        raise ValueError(f"{where}: shard_id must be in [0, num_shards={num_shards}), but got "
+                         f"{shard_id}")
+    return num_shards, shard_id

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ember.dataset._checks import check_bool, check_int
+from ember.dataset._checks import check_bool, check_int, check_shards
 
 
 def _check_num_samples(value: Any, where: str) -> int | None:
@@ -108,11 +108,7 @@ class DistributedSampler(BuiltinSampler):
                  num_samples: int | None = None) -> None:
         super().__init__(num_samples)
         where = "DistributedSampler"
-        self.num_shards = check_int(num_shards, where, "num_shards", minimum=1)
-        self.shard_id = check_int(shard_id, where, "shard_id", minimum=0)
-        if shard_id >= num_shards:
-            raise ValueError(f"{where}: shard_id must be in [0, num_shards={num_shards}), but "
-                             f"got {shard_id}")
+        self.num_shards, self.shard_id = check_shards(num_shards, shard_id, where)
         self.shuffle = check_bool(shuffle, where, "shuffle")
 
     def _all(self, size: int, rng: np.random.Generator) -> np.ndarray:
@@ -238,9 +234,7 @@ def select_sampler(where: str, num_samples: int | None, sampler: Any, shuffle: b
     num_samples = _check_num_samples(num_samples, where)
     if shuffle is not None:
         check_bool(shuffle, where, "shuffle")
-    if (num_shards is None) != (shard_id is None):
-        raise ValueError(f"{where}: num_shards and shard_id go together, but got "
-                         f"num_shards={num_shards!r}, shard_id={shard_id!r}")
+    shards = check_shards(num_shards, shard_id, where)
     if sampler is not None:
         given = {"shuffle": shuffle, "num_shards": num_shards}
         if isinstance(sampler, BuiltinSampler):
@@ -257,17 +251,9 @@ def select_sampler(where: str, num_samples: int | None, sampler: Any, shuffle: b
             return _IterSampler(sampler, num_samples)
         raise TypeError(f"{where}: sampler must be an iterable of row indices or a sampler, "
                         f"but got {type(sampler).__name__}")
-    if num_shards is not None:
-        return _with_where(where, DistributedSampler, num_shards, shard_id,
-                           shuffle is not False, num_samples)
+    if shards is not None:
+        return DistributedSampler(*shards, shuffle is not False, num_samples)
     if shuffle is False:
         return SequentialSampler(num_samples=num_samples)
     return RandomSampler(replacement=num_samples is not None, num_samples=num_samples)
 
-
-def _with_where(where: str, cls: type, *args: Any) -> BuiltinSampler:
-    """``cls(*args)`` with its argument errors named after the dataset that asked for it."""
-    try:
-        return cls(*args)
-    except (TypeError, ValueError) as error:
-        raise type(error)(str(error).replace(cls.__name__, where, 1)) from None
