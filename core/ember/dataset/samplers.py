@@ -79,7 +79,8 @@ class SequentialSampler(BuiltinSampler):
 
 
 class RandomSampler(BuiltinSampler):
-    """Rows in a random order: a permutation, or ``num_samples`` draws with ``replacement``."""
+    """Rows in a random order: a permutation, or with ``replacement`` as many independent
+    uniform draws (``num_samples`` caps both at the dataset size, as MindSpore)."""
 
     def __init__(self, replacement: bool = False, num_samples: int | None = None) -> None:
         super().__init__(num_samples)
@@ -87,16 +88,11 @@ class RandomSampler(BuiltinSampler):
 
     def _indices(self, size: int, rng: np.random.Generator) -> np.ndarray:
         if self.replacement:
-            return rng.integers(0, size, self._count(size)) if size else np.arange(0)
+            return rng.integers(0, max(size, 1), self._count(size))  # none when size is 0
         return super()._indices(size, rng)
 
     def _all(self, size: int, rng: np.random.Generator) -> np.ndarray:
         return rng.permutation(size)
-
-    def _count(self, size: int) -> int:
-        if self.replacement and self.num_samples is not None:
-            return self.num_samples if size else 0
-        return super()._count(size)
 
 
 class DistributedSampler(BuiltinSampler):
