@@ -9,6 +9,8 @@ from ember.dataset import config
 from ember.dataset.engine import (
     BatchDataset,
     BatchInfo,
+    BucketBatchByLengthDataset,
+    ConcatDataset,
     Dataset,
     DictIterator,
     MapDataset,
@@ -19,7 +21,9 @@ from ember.dataset.engine import (
     SkipDataset,
     TakeDataset,
     TupleIterator,
+    ZipDataset,
 )
+from ember.dataset.engine import zip_datasets as zip  # noqa: A004 (MindSpore's name)
 from ember.dataset.readers import (
     Cifar10Dataset,
     Cifar100Dataset,
@@ -45,4 +49,5 @@ __all__ = [
     "CSVDataset", "Cifar100Dataset", "Cifar10Dataset", "DistributedSampler", "MappableDataset",
     "MnistDataset", "RandomSampler", "Sampler", "SequentialSampler", "Shuffle",
     "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler",
+    "BucketBatchByLengthDataset", "ConcatDataset", "ZipDataset", "zip",
 ]

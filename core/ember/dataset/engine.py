@@ -8,8 +8,10 @@ streams (an endless generator, a file reader) is never materialised.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
+import warnings
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -33,6 +35,7 @@ Row = tuple[np.ndarray, ...]
 _T = TypeVar("_T")
 _R = TypeVar("_R")
 _END = object()
+COUNT_LIMIT = 10_000_000  # rows get_dataset_size counts before it calls the size unknown
 
 
 class _Run:
@@ -131,8 +134,21 @@ class Dataset(ABC):
         return None
 
     def _counted_size(self) -> int:
-        """The rows of one epoch, found by running what must run (no Tensors are made)."""
-        return sum(1 for _ in self._rows(_quiet_run()))
+        """The rows of one epoch, found by running what must run (no Tensors are made); a
+        RuntimeError past ``COUNT_LIMIT`` rows, where an endless source would hang."""
+        count = 0
+        rows = self._rows(_quiet_run())
+        try:
+            for _ in rows:
+                if count == COUNT_LIMIT:
+                    raise RuntimeError(
+                        f"{type(self).__name__}.get_dataset_size: the size is unknown: an epoch "
+                        f"ran past {COUNT_LIMIT:,} rows without ending (an endless source?); "
+                        "give the source a __len__, or cap it with num_samples or take()")
+                count += 1
+        finally:
+            rows.close()
+        return count
 
     # -- information -----------------------------------------------------------------------
     def get_dataset_size(self) -> int:
@@ -202,16 +218,61 @@ class Dataset(ABC):
               per_batch_map: Callable[..., tuple] | None = None,
               input_columns: str | list[str] | None = None,
               output_columns: str | list[str] | None = None,
-              column_order: list[str] | None = None) -> BatchDataset:
+              column_order: list[str] | None = None,
+              pad_info: dict[str, Any] | None = None) -> BatchDataset:
         """Rows grouped into batches: each column stacked (``np.stack``) along a new first axis.
 
         ``batch_size`` is an int or a callable taking a ``BatchInfo``. ``drop_remainder`` drops a
         last, smaller batch. ``per_batch_map(col_list, ..., batch_info)`` receives the
         ``input_columns`` (default: all) as lists of arrays and returns a tuple of lists, one per
-        ``output_columns`` name (default: the input names).
+        ``output_columns`` name (default: the input names). ``pad_info`` pads columns before
+        stacking: ``{"col": (shape, pad_value)}`` pads ``col`` to ``shape`` (a None dimension,
+        or a None shape: the batch's longest) with ``pad_value`` (None: 0 or ""); ``{}`` pads
+        every column to the batch's longest with 0.
         """
         return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
-                            per_batch_map, input_columns, output_columns, column_order)
+                            per_batch_map, input_columns, output_columns, column_order, pad_info)
+
+    def padded_batch(self, batch_size: int | Callable[[BatchInfo], int],
+                     drop_remainder: bool = False, num_parallel_workers: int | None = None,
+                     pad_info: dict[str, Any] | None = None) -> BatchDataset:
+        """``batch`` with ``pad_info`` (MindSpore 2's name); no pad_info pads every column."""
+        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, None, None,
+                            None, None, {} if pad_info is None else pad_info)
+
+    def bucket_batch_by_length(self, column_names: str | list[str],
+                               bucket_boundaries: list[int], bucket_batch_sizes: list[int],
+                               element_length_function: Callable[..., int] | None = None,
+                               pad_info: dict[str, Any] | None = None,
+                               pad_to_bucket_boundary: bool = False,
+                               drop_remainder: bool = False) -> BucketBatchByLengthDataset:
+        """Rows batched with rows of similar length.
+
+        The length of a row is ``element_length_function(*columns)`` of ``column_names`` (default:
+        the first dimension of the one column named). Bucket ``i`` takes lengths in
+        ``[bucket_boundaries[i-1], bucket_boundaries[i])`` (the first from 0, the last without
+        end) and gives a batch when it holds ``bucket_batch_sizes[i]`` rows; at the end of the
+        epoch the buckets that are not empty give their batches in bucket order (unless
+        ``drop_remainder``). With ``pad_info`` (as ``batch``'s) the columns it names are padded as
+        it says and the others to the batch's longest with 0; ``pad_to_bucket_boundary`` pads None
+        dimensions to the bucket's boundary minus 1 instead.
+        """
+        return BucketBatchByLengthDataset(self, column_names, bucket_boundaries,
+                                          bucket_batch_sizes, element_length_function, pad_info,
+                                          pad_to_bucket_boundary, drop_remainder)
+
+    def zip(self, datasets: Dataset | tuple[Dataset, ...]) -> ZipDataset:
+        """This dataset's columns side by side with those of ``datasets`` (one or a tuple); the
+        names must differ; as many rows as the shortest."""
+        return ZipDataset((self, *(datasets if isinstance(datasets, tuple) else (datasets,))))
+
+    def concat(self, datasets: Dataset | list[Dataset]) -> ConcatDataset:
+        """The rows of this dataset, then those of ``datasets`` (one or a list), which must have
+        the same columns. ``a + b`` is ``a.concat(b)``."""
+        return ConcatDataset([self, *(datasets if isinstance(datasets, list) else [datasets])])
+
+    def __add__(self, other: Dataset) -> ConcatDataset:
+        return self.concat(other)
 
     def repeat(self, count: int | None = None) -> RepeatDataset:
         """The dataset ``count`` times over (None or -1: forever)."""
@@ -276,6 +337,7 @@ class _Iterator:
         self._run = _Run(config.iterator_seed())
         self._epoch_rows: Iterator[Row] | None = None  # None: the next call starts an epoch
         self._ahead: Any = _END  # the row read ahead, or _END after the epoch's last row
+        self._epoch_empty = False
 
     def _end_epoch(self) -> None:
         self._epoch_rows = None
@@ -292,8 +354,13 @@ class _Iterator:
                 raise StopIteration
             self._epoch_rows = self._dataset._rows(self._run)
             self._ahead = next(self._epoch_rows, _END)
+            self._epoch_empty = self._ahead is _END
         row = self._ahead
         if row is _END:
+            if self._epoch_empty:
+                warnings.warn(f"{type(self._dataset).__name__}: epoch {self._epoch + 1} gave no "
+                              "rows: the dataset is empty (a used-up source, a filter or "
+                              "num_samples that leaves nothing?)", stacklevel=2)
             self._end_epoch()
             raise StopIteration
         self._ahead = next(self._epoch_rows, _END)
@@ -565,7 +632,7 @@ class BatchDataset(_Unary):
 
     def __init__(self, child: Dataset, batch_size: Any, drop_remainder: bool,
                  num_parallel_workers: int | None, per_batch_map: Any, input_columns: Any,
-                 output_columns: Any, column_order: Any) -> None:
+                 output_columns: Any, column_order: Any, pad_info: Any = None) -> None:
         super().__init__(child)
         where = self._where
         is_int = isinstance(batch_size, int) and not isinstance(batch_size, bool)
@@ -589,6 +656,12 @@ class BatchDataset(_Unary):
             raise ValueError(f"{where}: input_columns, output_columns and column_order are for "
                              "per_batch_map, which is not given")
         self._per_batch_map = per_batch_map
+        if pad_info is not None and per_batch_map is not None:
+            raise ValueError(f"{where}: pad_info and per_batch_map do not go together; pad in "
+                             "per_batch_map")
+        self._pad = _check_pad_info(pad_info, names, where)
+        if pad_info == {}:
+            self._pad = dict.fromkeys(names, (None, None))
 
     def _columns(self) -> list[str]:
         return self.child._columns() if self._plan is None else list(self._plan.names)
@@ -624,16 +697,77 @@ class BatchDataset(_Unary):
         columns = [list(column) for column in zip(*group)]
         plan = self._plan
         if plan is None:
-            return tuple(_stack(c, n, self._where) for c, n in zip(columns, self._columns()))
+            return _collate(columns, self._columns(), self._pad, self._where)
         result = self._per_batch_map(*(columns[i] for i in plan.inputs), info)
         if not isinstance(result, tuple):
             raise TypeError(f"{self._where}: per_batch_map must return a tuple with one list of "
                             f"arrays per output column, but got {type(result).__name__}")
         merged = plan.merge(columns, list(result), self._where)
-        return tuple(_stack(c, n, self._where) for c, n in zip(merged, plan.names))
+        return _collate(merged, plan.names, {}, self._where)
 
     def _rows(self, run: _Run) -> Iterator[Row]:
         return _ordered_map(self._make, self._groups(run), self._workers)
+
+
+Pad = dict[str, tuple[Any, Any]]  # column -> (shape or None, pad value or None)
+
+
+def _check_pad_info(pad_info: Any, names: list[str], where: str) -> Pad:
+    """``pad_info`` as ``{column: (shape or None, value or None)}``; {} for None."""
+    if pad_info is None:
+        return {}
+    if not isinstance(pad_info, dict):
+        raise TypeError(f"{where}: pad_info must be a dict from column name to (shape, "
+                        f"pad_value), but got {type(pad_info).__name__}")
+    check_present(list(pad_info), names, where, "pad_info")
+    pad: Pad = {}
+    for name, spec in pad_info.items():
+        spec = (None, None) if spec is None else spec
+        pair = isinstance(spec, tuple | list) and len(spec) == 2
+        shape, value = spec if pair else (None, None)
+        if not pair or shape is not None and (not isinstance(shape, list | tuple) or not all(
+                d is None or (isinstance(d, int) and not isinstance(d, bool) and d >= 0)
+                for d in shape)):
+            raise TypeError(f"{where}: pad_info[{name!r}] must be (shape, pad_value) with shape "
+                            f"None or a list of non-negative ints or None, but got {spec!r}")
+        if value is not None and not isinstance(value, int | float | str):
+            raise TypeError(f"{where}: pad_info[{name!r}]'s pad_value must be a number, a str "
+                            f"or None, but got {value!r}")
+        pad[name] = (shape, value)
+    return pad
+
+
+def _collate(columns: list[Any], names: list[str], pad: Pad, where: str,
+             boundary: int | None = None) -> Row:
+    """A batch's row: each column's values stacked along a new first axis, those named in
+    ``pad`` padded first (None dimensions to the longest, or to ``boundary`` when given)."""
+    return tuple(_padded(c, n, pad[n], where, boundary) if n in pad else _stack(c, n, where)
+                 for c, n in zip(columns, names))
+
+
+def _padded(values: Any, name: str, spec: tuple[Any, Any], where: str,
+            boundary: int | None) -> np.ndarray:
+    arrays = [to_array(v, where) for v in values]
+    ranks = {a.ndim for a in arrays}
+    shape, value = spec
+    if len(ranks) > 1 or (shape is not None and len(shape) not in ranks):
+        raise ValueError(f"{where}: column {name!r} has rows of ranks {sorted(ranks)}; padding "
+                         f"needs one rank{'' if shape is None else f' equal to {list(shape)}'}")
+    longest = np.max([a.shape for a in arrays], axis=0).tolist() if arrays[0].ndim else []
+    if shape is None:
+        shape = [None] * len(longest)
+    target = [d if d is not None else (longest[k] if boundary is None else boundary)
+              for k, d in enumerate(shape)]
+    for array in arrays:
+        if any(n > t for n, t in zip(array.shape, target)):
+            raise ValueError(f"{where}: column {name!r} has a row of shape {list(array.shape)}, "
+                             f"larger than the padded shape {target}")
+    dtype = np.result_type(*arrays)
+    fill = value if value is not None else ("" if dtype.kind in "US" else 0)
+    out = np.full((len(arrays), *target), fill, dtype=dtype)
+    for k, array in enumerate(arrays):
+        out[(k, *map(slice, array.shape))] = array
+    return out
 
 
 def _stack(values: Any, name: str, where: str) -> np.ndarray:
@@ -646,3 +780,158 @@ def _stack(values: Any, name: str, where: str) -> np.ndarray:
         raise ValueError(f"{where}: column {name!r} has rows of different shapes "
                          f"{sorted(shapes)}; a batch needs equal shapes (per_batch_map can pad)")
     return np.stack(arrays)
+
+
+class BucketBatchByLengthDataset(_Unary):
+    """``Dataset.bucket_batch_by_length``."""
+
+    _where = "Dataset.bucket_batch_by_length"
+
+    def __init__(self, child: Dataset, column_names: Any, bucket_boundaries: Any,
+                 bucket_batch_sizes: Any, element_length_function: Any, pad_info: Any,
+                 pad_to_bucket_boundary: bool, drop_remainder: bool) -> None:
+        super().__init__(child)
+        where = self._where
+        names = child._columns()
+        inputs = check_names(column_names, where, "column_names")
+        self._inputs = check_present(inputs, names, where, "column_names")
+        if element_length_function is None and len(inputs) != 1:
+            raise ValueError(f"{where}: without element_length_function the length is the first "
+                             f"dimension of one column, but column_names names {inputs}")
+        if element_length_function is not None and not callable(element_length_function):
+            raise TypeError(f"{where}: element_length_function must be callable, but got "
+                            f"{element_length_function!r}")
+        self._length = element_length_function
+        self.boundaries = self._positive_list(bucket_boundaries, "bucket_boundaries")
+        if any(a >= b for a, b in zip(self.boundaries, self.boundaries[1:])):
+            raise ValueError(f"{where}: bucket_boundaries must increase strictly, but got "
+                             f"{bucket_boundaries}")
+        self.sizes = self._positive_list(bucket_batch_sizes, "bucket_batch_sizes")
+        if len(self.sizes) != len(self.boundaries) + 1:
+            raise ValueError(f"{where}: bucket_batch_sizes needs one entry per bucket, "
+                             f"len(bucket_boundaries) + 1 = {len(self.boundaries) + 1}, but got "
+                             f"{len(self.sizes)}")
+        given = _check_pad_info(pad_info, names, where)
+        self._pad = {} if pad_info is None else {n: given.get(n, (None, None)) for n in names}
+        self._to_boundary = check_bool(pad_to_bucket_boundary, where, "pad_to_bucket_boundary")
+        self.drop_remainder = check_bool(drop_remainder, where, "drop_remainder")
+
+    def _positive_list(self, value: Any, name: str) -> list[int]:
+        if not isinstance(value, list | tuple) or not value or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
+            raise TypeError(f"{self._where}: {name} must be a non-empty list of positive ints, "
+                            f"but got {value!r}")
+        return list(value)
+
+    def _derive(self, size: int) -> None:
+        return None  # how rows fall into buckets is known only by reading them
+
+    def _bucket(self, row: Row) -> int:
+        values = [row[i] for i in self._inputs]
+        length = self._length(*values) if self._length else (
+            values[0].shape[0] if values[0].ndim else 0)
+        if not isinstance(length, int | np.integer) or length < 0:
+            raise ValueError(f"{self._where}: a row's length must be a non-negative int, but got "
+                             f"{length!r}")
+        return bisect.bisect_right(self.boundaries, int(length))
+
+    def _batch(self, rows: list[Row], bucket: int) -> Row:
+        boundary = None
+        if self._to_boundary:
+            if bucket == len(self.boundaries):
+                raise ValueError(f"{self._where}: pad_to_bucket_boundary needs every length "
+                                 f"below the last boundary {self.boundaries[-1]}, but a row "
+                                 "fell in the last bucket")
+            boundary = self.boundaries[bucket] - 1
+        columns = [list(column) for column in zip(*rows)]
+        return _collate(columns, self._columns(), self._pad, self._where, boundary)
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        buckets: list[list[Row]] = [[] for _ in self.sizes]
+        for row in self.child._rows(run):
+            k = self._bucket(row)
+            buckets[k].append(row)
+            if len(buckets[k]) == self.sizes[k]:
+                yield self._batch(buckets[k], k)
+                buckets[k] = []
+        if not self.drop_remainder:
+            for k, rows in enumerate(buckets):
+                if rows:
+                    yield self._batch(rows, k)
+
+
+class ZipDataset(Dataset):
+    """``Dataset.zip`` and ``ember.dataset.zip``."""
+
+    _where = "Dataset.zip"
+
+    def __init__(self, datasets: tuple[Dataset, ...]) -> None:
+        super().__init__()
+        if len(datasets) < 2 or not all(isinstance(d, Dataset) for d in datasets):
+            raise TypeError(f"{self._where}: datasets must be a tuple of at least two datasets, "
+                            f"but got {datasets!r:.120}")
+        self.children = list(datasets)
+        self._names = _distinct([n for d in datasets for n in d._columns()], self._where)
+
+    def _columns(self) -> list[str]:
+        return list(self._names)
+
+    def _known_size(self) -> int | None:
+        sizes = [d._known_size() for d in self.children]
+        return None if None in sizes else min(sizes)
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        streams = [d._rows(run) for d in self.children]
+        try:
+            while True:
+                rows = [next(stream, _END) for stream in streams]
+                if any(row is _END for row in rows):
+                    return
+                yield tuple(array for row in rows for array in row)
+        finally:
+            for stream in streams:
+                stream.close()
+
+
+class ConcatDataset(Dataset):
+    """``Dataset.concat`` and ``+``."""
+
+    _where = "Dataset.concat"
+
+    def __init__(self, datasets: list[Dataset]) -> None:
+        super().__init__()
+        if not all(isinstance(d, Dataset) for d in datasets):
+            raise TypeError(f"{self._where}: datasets must be datasets, but got "
+                            f"{datasets!r:.120}")
+        self.children = datasets
+        names = datasets[0]._columns()
+        for other in datasets[1:]:
+            if other._columns() != names:
+                raise ValueError(f"{self._where}: every dataset needs the same columns, but got "
+                                 f"{names} and {other._columns()}")
+        self._names = names
+
+    def _columns(self) -> list[str]:
+        return list(self._names)
+
+    def get_batch_size(self) -> int:
+        return self.children[0].get_batch_size()
+
+    def _known_size(self) -> int | None:
+        sizes = [d._known_size() for d in self.children]
+        return None if None in sizes else sum(sizes)
+
+    def _counted_size(self) -> int:
+        return sum(d.get_dataset_size() for d in self.children)
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        for dataset in self.children:
+            yield from dataset._rows(run)
+
+
+def zip_datasets(datasets: tuple[Dataset, ...]) -> ZipDataset:
+    """``ember.dataset.zip``: the columns of ``datasets`` (a tuple) side by side."""
+    if not isinstance(datasets, tuple):
+        raise TypeError(f"ember.dataset.zip: datasets must be a tuple of datasets, but got "
+                        f"{type(datasets).__name__}")
+    return ZipDataset(datasets)
