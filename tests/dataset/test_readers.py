@@ -85,6 +85,8 @@ def test_mnist_usage_picks_files_and_all_reads_test_then_train(tmp_path):
     everything = np.stack([r[0][..., 0] for r in _rows(
         ds.MnistDataset(str(tmp_path), shuffle=False))])
     np.testing.assert_array_equal(everything, np.concatenate([test_images, train_images]))
+    (tmp_path / "t10k-images-idx3-ubyte").unlink()  # 'all' reads the files that are there
+    assert ds.MnistDataset(str(tmp_path)).get_dataset_size() == 4
 
 
 def test_mnist_shards_samplers_and_shuffle(tmp_path):
@@ -103,7 +105,8 @@ def test_mnist_shards_samplers_and_shuffle(tmp_path):
 
 
 @pytest.mark.parametrize("files, kwargs, error, match", [
-    ([], {}, ValueError, "has no t10k-images-idx3-ubyte \\(or t10k-images-idx3-ubyte.gz\\)"),
+    ([], {}, ValueError, "has no train-images-idx3-ubyte \\(or train-images-idx3-ubyte.gz\\)"),
+    (["train"], {"usage": "test"}, ValueError, "has no t10k-images-idx3-ubyte"),
     (["train"], {"usage": "valid"}, ValueError, "usage must be 'train', 'test', 'all' or None"),
     (["train"], {"num_shards": 2}, ValueError, "num_shards and shard_id go together"),
     (["train"], {"shuffle": True, "sampler": ds.RandomSampler()}, ValueError,

@@ -90,8 +90,8 @@ class MnistDataset(_InMemory):
     """MNIST, as ``mindspore.dataset.MnistDataset``: columns ``image`` (uint8, HWC
     ``[28, 28, 1]``) and ``label`` (uint32 scalar), from ``dataset_dir``'s IDX files under
     MNIST's names (``train-images-idx3-ubyte``, ``train-labels-idx1-ubyte``, ``t10k-...``, each
-    gzip-compressed with ``.gz`` or not). ``usage``: 'train', 'test' or 'all' (default; test
-    rows then train rows, as MindSpore's sorted file names).
+    gzip-compressed with ``.gz`` or not). ``usage``: 'train', 'test' or 'all' (default: the
+    files of both that are present, test rows then train rows, as MindSpore's sorted names).
     """
 
     def __init__(self, dataset_dir: str, usage: str | None = None,
@@ -101,9 +101,12 @@ class MnistDataset(_InMemory):
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         where = type(self).__name__
         directory = _directory(dataset_dir, where)
-        prefixes = {"train": ["train"], "test": ["t10k"], "all": ["t10k", "train"]}
+        usage = _usage(usage, where)
+        prefixes = {"train": ["train"], "test": ["t10k"]}.get(usage) or [
+            prefix for prefix in ("t10k", "train")
+            if any(directory.glob(f"{prefix}-images-idx3-ubyte*"))] or ["train"]
         images, labels = [], []
-        for prefix in prefixes[_usage(usage, where)]:
+        for prefix in prefixes:
             image = read_idx(_idx_file(directory, f"{prefix}-images-idx3-ubyte", where))
             label = read_idx(_idx_file(directory, f"{prefix}-labels-idx1-ubyte", where))
             if image.ndim != 3 or label.ndim != 1 or len(image) != len(label):
