@@ -99,7 +99,9 @@ def test_bucket_batch_by_length_groups_and_flushes_in_bucket_order():
 
 @pytest.mark.parametrize("kwargs, error, match", [
     ({"bucket_boundaries": [3, 3]}, ValueError, "must increase strictly"),
-    ({"bucket_boundaries": []}, TypeError, "bucket_boundaries must be a non-empty list"),
+    ({"bucket_boundaries": []}, ValueError, "bucket_boundaries must be a non-empty list"),
+    ({"bucket_boundaries": [0]}, ValueError, "must be a non-empty list of positive ints"),
+    ({"bucket_boundaries": ["1"]}, TypeError, "must be a non-empty list of positive ints"),
     ({"bucket_batch_sizes": [1]}, ValueError, "needs one entry per bucket, .* = 2, but got 1"),
     ({"column_names": ["seq", "seq2"]}, ValueError, r"column_names \['seq2'\] not among"),
 ])

@@ -817,10 +817,12 @@ class BucketBatchByLengthDataset(_Unary):
         self.drop_remainder = check_bool(drop_remainder, where, "drop_remainder")
 
     def _positive_list(self, value: Any, name: str) -> list[int]:
-        if not isinstance(value, list | tuple) or not value or not all(
-                isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
-            raise TypeError(f"{self._where}: {name} must be a non-empty list of positive ints, "
-                            f"but got {value!r}")
+        ints = isinstance(value, list | tuple) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value)
+        if not ints or not value or min(value) <= 0:
+            raise (ValueError if ints else TypeError)(
+                f"{self._where}: {name} must be a non-empty list of positive ints, but got "
+                f"{value!r}")
         return list(value)
 
     def _derive(self, size: int) -> None:
