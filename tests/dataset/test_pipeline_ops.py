@@ -189,3 +189,12 @@ def test_size_of_an_endless_source_is_unknown_not_a_hang(monkeypatch):
     with pytest.raises(RuntimeError, match="the size is unknown: an epoch ran past 1,000 rows"):
         ds.GeneratorDataset(endless, "x").map(lambda x: x).get_dataset_size()
     assert ds.GeneratorDataset(endless, "x").take(999).get_dataset_size() == 999
+
+
+def test_concat_of_rows_of_other_dtypes_or_ranks_is_an_error():
+    with pytest.raises(RuntimeError, match=r"dataset 1 gives columns of \(dtype, rank\) "
+                                           r"\[\('float64', 0\)\] where the first gives "
+                                           r"\[\('int64', 0\)\]"):
+        _rows(_ramp(2) + _ramp(2).map(lambda x: x * 1.5))
+    with pytest.raises(RuntimeError, match=r"\[\('int64', 1\)\] where the first gives"):
+        _rows(_ramp(2) + _ramp(4).batch(2))

@@ -927,8 +927,19 @@ class ConcatDataset(Dataset):
         return sum(d.get_dataset_size() for d in self.children)
 
     def _rows(self, run: _Run) -> Iterator[Row]:
-        for dataset in self.children:
-            yield from dataset._rows(run)
+        kinds = None  # the dtype and rank of each column of the first dataset's first row
+        for index, dataset in enumerate(self.children):
+            first = True
+            for row in dataset._rows(run):
+                if first:
+                    first, found = False, [(a.dtype, a.ndim) for a in row]
+                    kinds = kinds or found
+                    if found != kinds:
+                        raise RuntimeError(
+                            f"{self._where}: dataset {index} gives columns of (dtype, rank) "
+                            f"{[(str(d), n) for d, n in found]} where the first gives "
+                            f"{[(str(d), n) for d, n in kinds]}")
+                yield row
 
 
 def zip_datasets(datasets: tuple[Dataset, ...]) -> ZipDataset:
