@@ -59,9 +59,10 @@ def test_batch_pad_info_pads_to_shape_or_longest():
     assert longest == [[[[1, 2, 0, 0], [1, 2, 3, 4]]], [[[1]]]]
     assert _rows(data.padded_batch(2)) == longest  # no pad_info: every column to the longest
     assert _rows(data.batch(2, pad_info={})) == longest
-    with pytest.raises(ValueError, match=r"column 'seq' has a row of shape \[4\], larger than "
-                                         r"the padded shape \[3\]"):
-        _rows(data.batch(3, pad_info={"seq": ([3], 0)}))
+    cut = _rows(data.batch(3, pad_info={"seq": ([3], 0)}))  # longer rows are cut
+    assert cut == [[[[1, 2, 0], [1, 2, 3], [1, 0, 0]]]]
+    two_d = ds.NumpySlicesDataset({"m": np.arange(4).reshape(1, 2, 2)}, shuffle=False)
+    assert _rows(two_d.batch(1, pad_info={"m": ([1, 3], 9)})) == [[[[[0, 1, 9]]]]]
 
 
 @pytest.mark.parametrize("pad_info, error, match", [

@@ -227,8 +227,8 @@ class Dataset(ABC):
         ``input_columns`` (default: all) as lists of arrays and returns a tuple of lists, one per
         ``output_columns`` name (default: the input names). ``pad_info`` pads columns before
         stacking: ``{"col": (shape, pad_value)}`` pads ``col`` to ``shape`` (a None dimension,
-        or a None shape: the batch's longest) with ``pad_value`` (None: 0 or ""); ``{}`` pads
-        every column to the batch's longest with 0.
+        or a None shape: the batch's longest) with ``pad_value`` (None: 0 or ""), cutting what
+        is longer, as MindSpore; ``{}`` pads every column to the batch's longest with 0.
         """
         return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
                             per_batch_map, input_columns, output_columns, column_order, pad_info)
@@ -740,7 +740,8 @@ def _check_pad_info(pad_info: Any, names: list[str], where: str) -> Pad:
 def _collate(columns: list[Any], names: list[str], pad: Pad, where: str,
              boundary: int | None = None) -> Row:
     """A batch's row: each column's values stacked along a new first axis, those named in
-    ``pad`` padded first (None dimensions to the longest, or to ``boundary`` when given)."""
+    ``pad`` padded (or cut) to its shape first (None dimensions to the longest, or to
+    ``boundary`` when given)."""
     return tuple(_padded(c, n, pad[n], where, boundary) if n in pad else _stack(c, n, where)
                  for c, n in zip(columns, names))
 
@@ -758,15 +759,12 @@ def _padded(values: Any, name: str, spec: tuple[Any, Any], where: str,
         shape = [None] * len(longest)
     target = [d if d is not None else (longest[k] if boundary is None else boundary)
               for k, d in enumerate(shape)]
-    for array in arrays:
-        if any(n > t for n, t in zip(array.shape, target)):
-            raise ValueError(f"{where}: column {name!r} has a row of shape {list(array.shape)}, "
-                             f"larger than the padded shape {target}")
     dtype = np.result_type(*arrays)
     fill = value if value is not None else ("" if dtype.kind in "US" else 0)
     out = np.full((len(arrays), *target), fill, dtype=dtype)
     for k, array in enumerate(arrays):
-        out[(k, *map(slice, array.shape))] = array
+        kept = tuple(slice(min(n, t)) for n, t in zip(array.shape, target))
+        out[(k, *kept)] = array[kept]  # a row longer than the shape is cut, as in MindSpore
     return out
 
 
