@@ -199,3 +199,18 @@ def test_concat_of_rows_of_other_dtypes_or_ranks_is_an_error():
         _rows(_ramp(2) + _ramp(2).map(lambda x: x * 1.5))
     with pytest.raises(RuntimeError, match=r"\[\('int64', 1\)\] where the first gives"):
         _rows(_ramp(2) + _ramp(4).batch(2))
+
+
+def test_batch_info_epoch_is_the_iterators_epoch_through_repeats():
+    seen = []
+
+    def size(info):
+        seen.append(info.get_epoch_num())
+        return 2
+
+    data = _ramp(4).batch(size).repeat(2)
+    iterator = data.create_tuple_iterator(num_epochs=2, output_numpy=True)
+    for _ in range(2):
+        assert [row[0].tolist() for row in iterator] == [[0, 1], [2, 3]] * 2
+    # each epoch asks for a size per batch and once more at the end of each repeat
+    assert seen == [0] * 6 + [1] * 6

@@ -40,19 +40,15 @@ COUNT_LIMIT = 10_000_000  # rows get_dataset_size counts before it calls the siz
 
 class _Run:
     """The state one iterator carries through its epochs: the random generator the pipeline's
-    random nodes seed themselves from, and how often each node has started an epoch."""
+    random nodes seed themselves from, and the number of the iterator's epoch (from 0; what
+    ``BatchInfo.get_epoch_num`` tells, the same through every ``repeat`` of one epoch, as in
+    MindSpore)."""
 
-    __slots__ = ("rng", "_starts")
+    __slots__ = ("rng", "epoch")
 
     def __init__(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
-        self._starts: dict[int, int] = {}
-
-    def start(self, node: Dataset) -> int:
-        """Count one more epoch of ``node``; the number of epochs it started before this one."""
-        count = self._starts.get(id(node), 0)
-        self._starts[id(node)] = count + 1
-        return count
+        self.epoch = 0
 
     def spawn(self) -> np.random.Generator:
         """A generator of its own for one epoch of a random node."""
@@ -352,6 +348,7 @@ class _Iterator:
         if self._epoch_rows is None:
             if self._epoch == self._num_epochs:
                 raise StopIteration
+            self._run.epoch = self._epoch
             self._epoch_rows = self._dataset._rows(self._run)
             self._ahead = next(self._epoch_rows, _END)
             self._epoch_empty = self._ahead is _END
@@ -677,7 +674,7 @@ class BatchDataset(_Unary):
         return math.ceil(size / self.batch_size)
 
     def _groups(self, run: _Run) -> Iterator[tuple[list[Row], BatchInfo]]:
-        epoch = run.start(self)
+        epoch = run.epoch
         rows = self.child._rows(run)
         try:
             for number in itertools.count():
