@@ -120,3 +120,12 @@ def test_dataset_arguments_choose_the_sampler_as_mindspore():
 def test_sampler_arguments_are_checked(make, error, match):
     with pytest.raises(error, match=match):
         make()
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"column_names": [1]}, TypeError), ({"column_names": [""]}, ValueError),
+    ({"column_names": []}, ValueError), ({"num_shards": 2**31, "shard_id": 0}, ValueError),
+])
+def test_names_and_shards_get_mindspores_error_types(kwargs, error):
+    with pytest.raises(error, match="NumpySlicesDataset: (column_names|num_shards) must"):
+        ds.NumpySlicesDataset([1, 2, 3], **kwargs)

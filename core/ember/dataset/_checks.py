@@ -32,6 +32,7 @@ def check_bool(value: Any, where: str, name: str) -> bool:
     return value
 
 
+_INT32_MAX = 2**31 - 1
 _default_workers = 1  # ds.config.set_num_parallel_workers changes it
 
 
@@ -46,10 +47,12 @@ def check_workers(value: Any, where: str) -> int:
 def check_names(value: Any, where: str, name: str) -> list[str]:
     """A column name or a non-empty list of distinct column names, as a list."""
     names = [value] if isinstance(value, str) else value
-    if (not isinstance(names, list | tuple) or not names
-            or not all(isinstance(n, str) and n for n in names)):
+    if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
         raise TypeError(f"{where}: {name} must be a non-empty str or a non-empty list of "
                         f"non-empty str, but got {value!r}")
+    if not names or not all(names):
+        raise ValueError(f"{where}: {name} must be a non-empty str or a non-empty list of "
+                         f"non-empty str, but got {value!r}")
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise ValueError(f"{where}: {name} must not repeat a name, but {duplicates} repeat")
@@ -74,6 +77,9 @@ def check_shards(num_shards: Any, shard_id: Any, where: str) -> tuple[int, int] 
                          f"num_shards={num_shards!r}, shard_id={shard_id!r}")
     check_int(num_shards, where, "num_shards", minimum=1)
     check_int(shard_id, where, "shard_id", minimum=0)
+    if num_shards > _INT32_MAX:
+        raise ValueError(f"{where}: num_shards must be at most {_INT32_MAX}, but got "
+                         f"{num_shards}")
     if shard_id >= num_shards:
         raise ValueError(f"{where}: shard_id must be in [0, num_shards={num_shards}), but got "
                          f"{shard_id}")

@@ -244,6 +244,8 @@ class NumpySlicesDataset(GeneratorDataset):
         if not items:
             raise ValueError(f"{where}: data has no columns")
         columns = [self._column(item, name, where) for item, name in zip(items, names)]
+        if not len(columns[0]):
+            raise ValueError(f"{where}: data must have rows, but column {names[0]!r} is empty")
         lengths = {name: len(column) for name, column in zip(names, columns)}
         if len(set(lengths.values())) > 1:
             raise ValueError(f"{where}: every column needs the same number of rows, but got "
