@@ -225,6 +225,8 @@ def test_column_types_are_checked_not_cast():
     typed = ds.GeneratorDataset(_Counted(stop=2), ["a", "b"],
                                 column_types=[ember.int32, ember.float32])
     assert len(_numpy_rows(typed)) == 2
+    partly = ds.GeneratorDataset(_Counted(stop=2), ["a", "b"], column_types=[None, ember.float32])
+    assert len(_numpy_rows(partly)) == 2
     wrong = ds.GeneratorDataset(_Counted(stop=2), ["a", "b"],
                                 column_types=[ember.int64, ember.float32])
     with pytest.raises(TypeError, match="column 'a' holds int32, but column_types says Int64"):

@@ -65,8 +65,8 @@ class GeneratorDataset(MappableDataset):
     row), iterable (``iter(source)`` is taken each epoch) or a callable returning an iterator (a
     generator function, called each epoch). A row is a tuple or list of column values (arrays,
     numbers, strings, Tensors) or one value for a single column; each becomes a NumPy array of
-    its own (Python ints Int64, floats Float64). ``column_types`` (ember dtypes) are checked,
-    not cast. A one-shot iterator (a generator object) gives one epoch only: pass the generator
+    its own (Python ints Int64, floats Float64). ``column_types`` (ember dtypes, None for any)
+    are checked, not cast. A one-shot iterator (a generator object) gives one epoch only: pass the generator
     function instead; a later epoch, or ``get_dataset_size``, raises RuntimeError rather than
     reading nothing.
 
@@ -117,17 +117,17 @@ class GeneratorDataset(MappableDataset):
                           "iterator (the generator function) or a re-iterable source",
                           stacklevel=2)
 
-    def _check_types(self, column_types: Any) -> list[np.dtype] | None:
+    def _check_types(self, column_types: Any) -> list[np.dtype | None] | None:
         if column_types is None:
             return None
         if (not isinstance(column_types, list | tuple)
-                or not all(isinstance(t, mstype.Type) for t in column_types)):
+                or not all(t is None or isinstance(t, mstype.Type) for t in column_types)):
             raise TypeError(f"{self._where}: column_types must be a list of ember dtypes such as "
-                            f"ember.float32, but got {column_types!r}")
+                            f"ember.float32 (None: any), but got {column_types!r}")
         if len(column_types) != len(self._names):
             raise ValueError(f"{self._where}: column_types has {len(column_types)} entries but "
                              f"column_names has {len(self._names)}")
-        return [t.np_dtype for t in column_types]
+        return [None if t is None else t.np_dtype for t in column_types]
 
     def _columns(self) -> list[str]:
         return list(self._names)
@@ -146,7 +146,7 @@ class GeneratorDataset(MappableDataset):
                              f"column_names has {len(self._names)}: {self._names}")
         if self._types is not None:
             for array, expected, name in zip(row, self._types, self._names):
-                if array.dtype != expected:
+                if expected is not None and array.dtype != expected:
                     raise TypeError(f"{where}: column {name!r} holds {array.dtype}, but "
                                     f"column_types says {mstype.from_numpy(expected)}")
         return row
