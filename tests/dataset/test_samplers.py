@@ -97,6 +97,20 @@ def test_user_sampler_subclass_sees_the_dataset_size():
     assert _values(_slices(sampler=EveryOther())) == [100, 102, 104, 106, 108]
     assert _values(_slices(sampler=EveryOther(num_samples=2))) == [100, 102]
 
+    class SameRowPerEpoch(ds.Sampler):  # MindSpore's test_python_sampler Sp2
+        def __init__(self, num_samples=None):
+            super().__init__(num_samples)
+            self.cnt = 0
+
+        def __iter__(self):
+            return iter([self.cnt] * self.num_samples)
+
+        def reset(self):
+            self.cnt = (self.cnt + 1) % self.dataset_size
+
+    rows = _values(_slices(5, sampler=SameRowPerEpoch(2)).repeat(6))
+    assert rows == [100, 100, 101, 101, 102, 102, 103, 103, 104, 104, 100, 100]
+
 
 def test_dataset_arguments_choose_the_sampler_as_mindspore():
     ember.set_seed(1)

@@ -188,11 +188,13 @@ class WeightedRandomSampler(BuiltinSampler):
 
 class Sampler(BuiltinSampler):
     """The base of user-defined samplers: define ``__iter__`` to yield row indices; the dataset
-    sets ``self.dataset_size`` before each epoch."""
+    sets ``self.dataset_size`` before each epoch, and calls ``reset()``, when the subclass
+    defines it, between epochs (each repetition of ``repeat`` is one), as MindSpore."""
 
     def __init__(self, num_samples: int | None = None) -> None:
         super().__init__(num_samples)
         self.dataset_size = 0
+        self._epochs = 0
 
     def __iter__(self) -> Any:
         raise TypeError(f"{type(self).__name__}: a Sampler subclass must define __iter__ "
@@ -200,6 +202,9 @@ class Sampler(BuiltinSampler):
 
     def _all(self, size: int, rng: np.random.Generator) -> np.ndarray:
         self.dataset_size = size
+        if self._epochs and callable(getattr(self, "reset", None)):
+            self.reset()  # type: ignore[attr-defined]
+        self._epochs += 1
         return np.array([operator.index(i) for i in self], dtype=np.int64)
 
     def _full_count(self, size: int) -> int | None:

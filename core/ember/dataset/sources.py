@@ -66,9 +66,9 @@ class GeneratorDataset(MappableDataset):
     generator function, called each epoch). A row is a tuple or list of column values (arrays,
     numbers, strings, Tensors) or one value for a single column; each becomes a NumPy array of
     its own (Python ints Int64, floats Float64). ``column_types`` (ember dtypes, None for any)
-    are checked, not cast. A one-shot iterator (a generator object) gives one epoch only: pass the generator
-    function instead; a later epoch, or ``get_dataset_size``, raises RuntimeError rather than
-    reading nothing.
+    are checked, not cast. A one-shot iterator (a generator object) gives one epoch only: pass
+    the generator function instead; a later epoch, or ``get_dataset_size``, raises
+    RuntimeError rather than reading nothing.
 
     Only a random-accessible source takes ``shuffle`` (default: shuffled), ``sampler`` (a sampler
     of ``ember.dataset.samplers`` or an iterable of row indices, read each epoch) and
