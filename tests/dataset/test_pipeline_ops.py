@@ -214,3 +214,14 @@ def test_batch_info_epoch_is_the_iterators_epoch_through_repeats():
         assert [row[0].tolist() for row in iterator] == [[0, 1], [2, 3]] * 2
     # each epoch asks for a size per batch and once more at the end of each repeat
     assert seen == [0] * 6 + [1] * 6
+
+
+def test_filter_keeps_rows_whose_predicate_holds():
+    data = ds.NumpySlicesDataset({"x": np.arange(10), "y": np.arange(10) * 2}, shuffle=False)
+    evens = data.filter(lambda x: x % 2 == 0, input_columns="x")
+    assert _rows(evens) == [[i, 2 * i] for i in range(0, 10, 2)]
+    assert evens.get_dataset_size() == 5  # counted: a filter's size is known only by reading
+    both = data.filter(lambda x, y: x + y > 20, num_parallel_workers=3)
+    assert _rows(both) == [[7, 14], [8, 16], [9, 18]]
+    with pytest.raises(TypeError, match="Dataset.filter: predicate must be callable"):
+        data.filter(3)

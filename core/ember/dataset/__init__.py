@@ -13,6 +13,7 @@ from ember.dataset.engine import (
     ConcatDataset,
     Dataset,
     DictIterator,
+    FilterDataset,
     MapDataset,
     ProjectDataset,
     RenameDataset,
@@ -49,5 +50,5 @@ __all__ = [
     "CSVDataset", "Cifar100Dataset", "Cifar10Dataset", "DistributedSampler", "MappableDataset",
     "MnistDataset", "RandomSampler", "Sampler", "SequentialSampler", "Shuffle",
     "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler",
-    "BucketBatchByLengthDataset", "ConcatDataset", "ZipDataset", "zip",
+    "BucketBatchByLengthDataset", "ConcatDataset", "FilterDataset", "ZipDataset", "zip",
 ]

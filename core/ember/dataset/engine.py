@@ -288,6 +288,12 @@ class Dataset(ABC):
         return MapDataset(self, operations, input_columns, output_columns, column_order,
                           num_parallel_workers)
 
+    def filter(self, predicate: Callable[..., Any], input_columns: str | list[str] | None = None,
+               num_parallel_workers: int | None = None) -> FilterDataset:
+        """Only the rows for which ``predicate(*input_columns)`` (default: all columns) is true;
+        ``num_parallel_workers`` > 1 evaluates it on a thread pool, keeping the order."""
+        return FilterDataset(self, predicate, input_columns, num_parallel_workers)
+
     def project(self, columns: str | list[str]) -> ProjectDataset:
         """Only ``columns``, in that order."""
         return ProjectDataset(self, columns)
@@ -485,6 +491,35 @@ class SkipDataset(_Unary):
 
     def _rows(self, run: _Run) -> Iterator[Row]:
         yield from itertools.islice(self.child._rows(run), self.count, None)
+
+
+class FilterDataset(_Unary):
+    """``Dataset.filter``."""
+
+    _where = "Dataset.filter"
+
+    def __init__(self, child: Dataset, predicate: Any, input_columns: Any,
+                 num_parallel_workers: int | None) -> None:
+        super().__init__(child)
+        if not callable(predicate):
+            raise TypeError(f"{self._where}: predicate must be callable, but got {predicate!r}")
+        self.predicate = predicate
+        names = child._columns()
+        inputs = names if input_columns is None else check_names(input_columns, self._where,
+                                                                 "input_columns")
+        self._inputs = check_present(inputs, names, self._where, "input_columns")
+        self._workers = check_workers(num_parallel_workers, self._where)
+
+    def _derive(self, size: int) -> None:
+        return None  # which rows pass is known only by reading them
+
+    def _keep(self, row: Row) -> tuple[bool, Row]:
+        return bool(self.predicate(*(row[i] for i in self._inputs))), row
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        for keep, row in _ordered_map(self._keep, self.child._rows(run), self._workers):
+            if keep:
+                yield row
 
 
 class ProjectDataset(_Unary):
