@@ -57,7 +57,7 @@ def test_idx_files_read_as_numpy_reads_them(tmp_path):
 ])
 def test_damaged_idx_files_are_named(tmp_path, data, match):
     (tmp_path / "bad").write_bytes(data)
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(RuntimeError, match=match):
         read_idx(tmp_path / "bad")
 
 
@@ -105,8 +105,8 @@ def test_mnist_shards_samplers_and_shuffle(tmp_path):
 
 
 @pytest.mark.parametrize("files, kwargs, error, match", [
-    ([], {}, ValueError, "has no train-images-idx3-ubyte \\(or train-images-idx3-ubyte.gz\\)"),
-    (["train"], {"usage": "test"}, ValueError, "has no t10k-images-idx3-ubyte"),
+    ([], {}, RuntimeError, "has no train-images-idx3-ubyte \\(or train-images-idx3-ubyte.gz\\)"),
+    (["train"], {"usage": "test"}, RuntimeError, "has no t10k-images-idx3-ubyte"),
     (["train"], {"usage": "valid"}, ValueError, "usage must be 'train', 'test', 'all' or None"),
     (["train"], {"num_shards": 2}, ValueError, "num_shards and shard_id go together"),
     (["train"], {"shuffle": True, "sampler": ds.RandomSampler()}, ValueError,
@@ -124,7 +124,7 @@ def test_mnist_arguments_and_files_are_checked(tmp_path, files, kwargs, error, m
 def test_mnist_counts_that_disagree_are_named(tmp_path):
     write_mnist(tmp_path, "train", 3, seed=6)
     write_idx(tmp_path / "train-labels-idx1-ubyte", np.zeros(2, np.uint8))
-    with pytest.raises(ValueError, match=r"train images \[3, 28, 28\] and labels \[2\]"):
+    with pytest.raises(RuntimeError, match=r"train images \[3, 28, 28\] and labels \[2\]"):
         ds.MnistDataset(str(tmp_path), usage="train")
 
 
@@ -175,10 +175,10 @@ def test_cifar100_has_coarse_and_fine_labels(tmp_path):
 
 
 def test_cifar_files_are_checked(tmp_path):
-    with pytest.raises(ValueError, match="has no .bin file named like \\('test_batch',\\)"):
+    with pytest.raises(RuntimeError, match="has no .bin file named like \\('test_batch',\\)"):
         ds.Cifar10Dataset(str(tmp_path), usage="test")
     (tmp_path / "data_batch_1.bin").write_bytes(b"\0" * 3074)
-    with pytest.raises(ValueError, match="has 3074 bytes, not a whole number of 3073-byte"):
+    with pytest.raises(RuntimeError, match="has 3074 bytes, not a whole number of 3073-byte"):
         ds.Cifar10Dataset(str(tmp_path))
 
 
@@ -212,10 +212,10 @@ def test_csv_shards_are_consecutive_blocks_and_shuffle_covers_rows(tmp_path):
 
 def test_csv_errors_name_file_line_and_column(tmp_path):
     (tmp_path / "a.csv").write_text("a,b\n1,x\n")
-    with pytest.raises(ValueError, match="a.csv line 2, column 'b': 'x' is not a int"):
+    with pytest.raises(RuntimeError, match="a.csv line 2, column 'b': 'x' is not a int"):
         ds.CSVDataset(str(tmp_path / "a.csv"), column_defaults=[0, 0])
     (tmp_path / "c.csv").write_text("a,b\n1\n")
-    with pytest.raises(ValueError, match="c.csv line 2 has 1 fields, but there are 2 columns"):
+    with pytest.raises(RuntimeError, match="c.csv line 2 has 1 fields, but there are 2 columns"):
         ds.CSVDataset(str(tmp_path / "c.csv"))
     with pytest.raises(ValueError, match="are not files"):
         ds.CSVDataset(str(tmp_path / "missing.csv"))

@@ -1,11 +1,12 @@
 """Readers of datasets in their distributed on-disk formats, as ``mindspore.dataset``: MNIST's IDX
 files, CIFAR-10/100's binary version and CSV files.
 
-Each reader parses its files when made (a wrong directory, a missing or damaged file is an error
-then, naming the file) and keeps the rows in memory; MNIST and CIFAR are read by index, so they
-take MindSpore's ``usage``, ``num_samples``, ``shuffle`` (default: shuffled), ``sampler``,
-``num_shards``/``shard_id`` and ``num_parallel_workers`` (see ``MappableDataset``). Column names,
-dtypes and shapes are MindSpore's, so its transforms apply unchanged.
+Each reader parses its files when made and keeps the rows in memory: a wrong argument or a
+directory that is not one is a ValueError, a missing or damaged file a RuntimeError naming it (as
+MindSpore's). MNIST and CIFAR are read by index, so they take MindSpore's ``usage``,
+``num_samples``, ``shuffle`` (default: shuffled), ``sampler``, ``num_shards``/``shard_id`` and
+``num_parallel_workers`` (see ``MappableDataset``). Column names, dtypes and shapes are
+MindSpore's, so its transforms apply unchanged.
 """
 
 from __future__ import annotations
@@ -38,14 +39,14 @@ def read_idx(path: str | Path) -> np.ndarray:
     if data[:2] == b"\x1f\x8b":
         data = gzip.decompress(data)
     if len(data) < 4 or data[:2] != b"\0\0" or data[2] not in _IDX_DTYPES:
-        raise ValueError(f"{path}: not an IDX file (magic number {data[:4].hex() or 'missing'}, "
+        raise RuntimeError(f"{path}: not an IDX file (magic number {data[:4].hex() or 'missing'}, "
                          "expected 0000 then a type code 08, 09, 0b, 0c, 0d or 0e)")
     dtype, ndim = _IDX_DTYPES[data[2]], data[3]
     header = 4 + 4 * ndim
     shape = tuple(np.frombuffer(data, ">u4", ndim, 4).tolist()) if len(data) >= header else ()
     expected = header + math.prod(shape) * dtype.itemsize
     if len(shape) != ndim or len(data) != expected:
-        raise ValueError(f"{path}: IDX file of {len(data)} bytes, but its header "
+        raise RuntimeError(f"{path}: IDX file of {len(data)} bytes, but its header "
                          f"(shape {list(shape)}, {dtype}) needs {expected}")
     return np.frombuffer(data, dtype, offset=header).reshape(shape).astype(dtype.newbyteorder("="))
 
@@ -110,7 +111,7 @@ class MnistDataset(_InMemory):
             image = read_idx(_idx_file(directory, f"{prefix}-images-idx3-ubyte", where))
             label = read_idx(_idx_file(directory, f"{prefix}-labels-idx1-ubyte", where))
             if image.ndim != 3 or label.ndim != 1 or len(image) != len(label):
-                raise ValueError(f"{where}: {prefix} images {list(image.shape)} and labels "
+                raise RuntimeError(f"{where}: {prefix} images {list(image.shape)} and labels "
                                  f"{list(label.shape)} in {directory} do not match: expected N "
                                  "images of H x W and N labels")
             images.append(image.astype(np.uint8)[..., None])
@@ -123,7 +124,7 @@ def _idx_file(directory: Path, name: str, where: str) -> Path:
     for candidate in (directory / name, directory / f"{name}.gz"):
         if candidate.is_file():
             return candidate
-    raise ValueError(f"{where}: {directory} has no {name} (or {name}.gz)")
+    raise RuntimeError(f"{where}: {directory} has no {name} (or {name}.gz)")
 
 
 class Cifar10Dataset(_InMemory):
@@ -149,7 +150,7 @@ class Cifar10Dataset(_InMemory):
         files = sorted(p for p in directory.glob("*.bin")
                        if any(pattern in p.name for pattern in patterns))
         if not files:
-            raise ValueError(f"{where}: {directory} has no .bin file named like {patterns} "
+            raise RuntimeError(f"{where}: {directory} has no .bin file named like {patterns} "
                              f"(usage {usage!r}); it needs CIFAR's binary version")
         labels = len(self._labels)
         width = labels + 3 * 32 * 32
@@ -157,7 +158,7 @@ class Cifar10Dataset(_InMemory):
         for path in files:
             data = np.fromfile(path, np.uint8)
             if not data.size or data.size % width:
-                raise ValueError(f"{where}: {path} has {data.size} bytes, not a whole number of "
+                raise RuntimeError(f"{where}: {path} has {data.size} bytes, not a whole number of "
                                  f"{width}-byte records")
             records.append(data.reshape(-1, width))
         table = np.concatenate(records)
@@ -236,7 +237,7 @@ class CSVDataset(Dataset):
             if column_names is None:
                 header = lines.pop(0) if lines else []
                 if names is not None and header != names:
-                    raise ValueError(f"{where}: {path} has the header {header}, but the first "
+                    raise RuntimeError(f"{where}: {path} has the header {header}, but the first "
                                      f"file's is {names}")
                 names = check_names(header, f"{where}: {path}", "header")
             self._files.append(lines)
@@ -258,7 +259,7 @@ class CSVDataset(Dataset):
 
     def _parse(self, line: list[str], defaults: list[Any], path: str, number: int) -> Row:
         if len(line) != len(defaults):
-            raise ValueError(f"{self._where}: {path} line {number} has {len(line)} fields, but "
+            raise RuntimeError(f"{self._where}: {path} line {number} has {len(line)} fields, but "
                              f"there are {len(defaults)} columns {self._names}")
         row = []
         for text, default, name in zip(line, defaults, self._names):
@@ -266,7 +267,7 @@ class CSVDataset(Dataset):
             try:
                 value = default if text == "" else kind(text)
             except ValueError:
-                raise ValueError(f"{self._where}: {path} line {number}, column {name!r}: "
+                raise RuntimeError(f"{self._where}: {path} line {number}, column {name!r}: "
                                  f"{text!r} is not a {kind.__name__}") from None
             dtype = {int: np.int32, float: np.float32, str: np.str_}[kind]
             row.append(np.array(value, dtype=dtype))
