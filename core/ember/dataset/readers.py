@@ -16,6 +16,7 @@ import enum
 import glob
 import gzip
 import math
+from abc import abstractmethod
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,14 +41,14 @@ def read_idx(path: str | Path) -> np.ndarray:
         data = gzip.decompress(data)
     if len(data) < 4 or data[:2] != b"\0\0" or data[2] not in _IDX_DTYPES:
         raise RuntimeError(f"{path}: not an IDX file (magic number {data[:4].hex() or 'missing'}, "
-                         "expected 0000 then a type code 08, 09, 0b, 0c, 0d or 0e)")
+                           "expected 0000 then a type code 08, 09, 0b, 0c, 0d or 0e)")
     dtype, ndim = _IDX_DTYPES[data[2]], data[3]
     header = 4 + 4 * ndim
     shape = tuple(np.frombuffer(data, ">u4", ndim, 4).tolist()) if len(data) >= header else ()
     expected = header + math.prod(shape) * dtype.itemsize
     if len(shape) != ndim or len(data) != expected:
         raise RuntimeError(f"{path}: IDX file of {len(data)} bytes, but its header "
-                         f"(shape {list(shape)}, {dtype}) needs {expected}")
+                           f"(shape {list(shape)}, {dtype}) needs {expected}")
     return np.frombuffer(data, dtype, offset=header).reshape(shape).astype(dtype.newbyteorder("="))
 
 
@@ -71,11 +72,20 @@ def _usage(usage: Any, where: str) -> str:
 
 
 class _InMemory(MappableDataset):
-    """A reader whose columns, ``_data``, are arrays in memory, one row per first-axis entry;
-    a subclass checks the sampling arguments (``super().__init__``) before it reads files."""
+    """A reader of ``dataset_dir`` whose columns are arrays in memory, one row per first-axis
+    entry: the sampling arguments are checked first, then ``_load`` reads the files."""
 
-    _names: list[str]
-    _data: list[np.ndarray]
+    def __init__(self, dataset_dir: str, usage: str | None = None,
+                 num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, sampler: Any = None,
+                 num_shards: int | None = None, shard_id: int | None = None) -> None:
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+        where = type(self).__name__
+        self._names, self._data = self._load(_directory(dataset_dir, where), _usage(usage, where))
+
+    @abstractmethod
+    def _load(self, directory: Path, usage: str) -> tuple[list[str], list[np.ndarray]]:
+        """The column names and the columns read from ``directory`` for ``usage``."""
 
     def _columns(self) -> list[str]:
         return list(self._names)
@@ -95,14 +105,8 @@ class MnistDataset(_InMemory):
     files of both that are present, test rows then train rows, as MindSpore's sorted names).
     """
 
-    def __init__(self, dataset_dir: str, usage: str | None = None,
-                 num_samples: int | None = None, num_parallel_workers: int | None = None,
-                 shuffle: bool | None = None, sampler: Any = None,
-                 num_shards: int | None = None, shard_id: int | None = None) -> None:
-        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+    def _load(self, directory: Path, usage: str) -> tuple[list[str], list[np.ndarray]]:
         where = type(self).__name__
-        directory = _directory(dataset_dir, where)
-        usage = _usage(usage, where)
         prefixes = {"train": ["train"], "test": ["t10k"]}.get(usage) or [
             prefix for prefix in ("t10k", "train")
             if any(directory.glob(f"{prefix}-images-idx3-ubyte*"))] or ["train"]
@@ -112,12 +116,11 @@ class MnistDataset(_InMemory):
             label = read_idx(_idx_file(directory, f"{prefix}-labels-idx1-ubyte", where))
             if image.ndim != 3 or label.ndim != 1 or len(image) != len(label):
                 raise RuntimeError(f"{where}: {prefix} images {list(image.shape)} and labels "
-                                 f"{list(label.shape)} in {directory} do not match: expected N "
-                                 "images of H x W and N labels")
+                                   f"{list(label.shape)} in {directory} do not match: expected "
+                                   "N images of H x W and N labels")
             images.append(image.astype(np.uint8)[..., None])
             labels.append(label.astype(np.uint32))
-        self._names = ["image", "label"]
-        self._data = [np.concatenate(images), np.concatenate(labels)]
+        return ["image", "label"], [np.concatenate(images), np.concatenate(labels)]
 
 
 def _idx_file(directory: Path, name: str, where: str) -> Path:
@@ -139,32 +142,27 @@ class Cifar10Dataset(_InMemory):
     _patterns = {"train": ("data_batch",), "test": ("test_batch",),
                  "all": ("data_batch", "test_batch")}
 
-    def __init__(self, dataset_dir: str, usage: str | None = None,
-                 num_samples: int | None = None, num_parallel_workers: int | None = None,
-                 shuffle: bool | None = None, sampler: Any = None,
-                 num_shards: int | None = None, shard_id: int | None = None) -> None:
-        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+    def _load(self, directory: Path, usage: str) -> tuple[list[str], list[np.ndarray]]:
         where = type(self).__name__
-        directory = _directory(dataset_dir, where)
-        patterns = self._patterns[_usage(usage, where)]
+        patterns = self._patterns[usage]
         files = sorted(p for p in directory.glob("*.bin")
                        if any(pattern in p.name for pattern in patterns))
         if not files:
             raise RuntimeError(f"{where}: {directory} has no .bin file named like {patterns} "
-                             f"(usage {usage!r}); it needs CIFAR's binary version")
+                               f"(usage {usage!r}); it needs CIFAR's binary version")
         labels = len(self._labels)
         width = labels + 3 * 32 * 32
         records = []
         for path in files:
             data = np.fromfile(path, np.uint8)
             if not data.size or data.size % width:
-                raise RuntimeError(f"{where}: {path} has {data.size} bytes, not a whole number of "
-                                 f"{width}-byte records")
+                raise RuntimeError(f"{where}: {path} has {data.size} bytes, not a whole number "
+                                   f"of {width}-byte records")
             records.append(data.reshape(-1, width))
         table = np.concatenate(records)
         images = table[:, labels:].reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1).copy()
-        self._names = ["image", *self._labels]
-        self._data = [images] + [table[:, k].astype(np.uint32) for k in range(labels)]
+        return ["image", *self._labels], [images] + [table[:, k].astype(np.uint32)
+                                                     for k in range(labels)]
 
 
 class Cifar100Dataset(Cifar10Dataset):
@@ -238,7 +236,7 @@ class CSVDataset(Dataset):
                 header = lines.pop(0) if lines else []
                 if names is not None and header != names:
                     raise RuntimeError(f"{where}: {path} has the header {header}, but the first "
-                                     f"file's is {names}")
+                                       f"file's is {names}")
                 names = check_names(header, f"{where}: {path}", "header")
             self._files.append(lines)
         assert names is not None
@@ -260,7 +258,7 @@ class CSVDataset(Dataset):
     def _parse(self, line: list[str], defaults: list[Any], path: str, number: int) -> Row:
         if len(line) != len(defaults):
             raise RuntimeError(f"{self._where}: {path} line {number} has {len(line)} fields, but "
-                             f"there are {len(defaults)} columns {self._names}")
+                               f"there are {len(defaults)} columns {self._names}")
         row = []
         for text, default, name in zip(line, defaults, self._names):
             kind = type(default)
@@ -268,7 +266,7 @@ class CSVDataset(Dataset):
                 value = default if text == "" else kind(text)
             except ValueError:
                 raise RuntimeError(f"{self._where}: {path} line {number}, column {name!r}: "
-                                 f"{text!r} is not a {kind.__name__}") from None
+                                   f"{text!r} is not a {kind.__name__}") from None
             dtype = {int: np.int32, float: np.float32, str: np.str_}[kind]
             row.append(np.array(value, dtype=dtype))
         return tuple(row)
