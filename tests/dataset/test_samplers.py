@@ -143,3 +143,20 @@ def test_sampler_arguments_are_checked(make, error, match):
 def test_names_and_shards_get_mindspores_error_types(kwargs, error):
     with pytest.raises(error, match="NumpySlicesDataset: (column_names|num_shards) must"):
         ds.NumpySlicesDataset([1, 2, 3], **kwargs)
+
+
+def test_use_sampler_replaces_the_sources_sampler_through_the_pipeline():
+    data = _slices(shuffle=False).map(lambda x: x + 1000)
+    assert _values(data) == list(range(1100, 1110))
+    data.use_sampler(ds.DistributedSampler(3, 1, shuffle=False))
+    assert _values(data) == [1101, 1104, 1107, 1100] and data.get_dataset_size() == 4
+    with pytest.raises(TypeError, match="MapDataset.use_sampler: new_sampler is not an "
+                                        "instance of a sampler, but a list"):
+        data.use_sampler([0, 1])
+    stream = ds.GeneratorDataset(lambda: iter(range(3)), "x")
+    zipped = _slices(3, shuffle=False).zip(stream.rename("x", "y"))
+    with pytest.raises(ValueError, match=r"\['GeneratorDataset'\] read their rows in order"):
+        zipped.use_sampler(ds.SequentialSampler())
+    assert _values(zipped) == [100, 101, 102]  # the refused call changed no sampler
+    with pytest.raises(ValueError, match="holds a concat"):
+        (_slices(2) + _slices(2)).use_sampler(ds.SequentialSampler())

@@ -30,6 +30,7 @@ from ember.dataset._checks import (
     check_present,
     check_workers,
 )
+from ember.dataset.samplers import BuiltinSampler
 
 Row = tuple[np.ndarray, ...]
 _T = TypeVar("_T")
@@ -129,6 +130,14 @@ class Dataset(ABC):
         """The rows of one epoch when known without running the pipeline, else None."""
         return None
 
+    def _children(self) -> list[Dataset]:
+        """The datasets this node reads from."""
+        return []
+
+    def _by_index(self) -> bool:
+        """Whether this node is a source read by row index, which takes a sampler."""
+        return False
+
     def _counted_size(self) -> int:
         """The rows of one epoch, found by running what must run (no Tensors are made); a
         RuntimeError past ``COUNT_LIMIT`` rows, where an endless source would hang."""
@@ -186,6 +195,29 @@ class Dataset(ABC):
                                    "no output shapes or types")
             self._first = row
         return self._first
+
+    def use_sampler(self, new_sampler: BuiltinSampler) -> None:
+        """Read every source under this dataset with ``new_sampler``, as MindSpore's
+        ``use_sampler`` (each source must be read by index; a concat is refused: MindSpore
+        samples a concatenation as a whole, which ember does not)."""
+        where = f"{type(self).__name__}.use_sampler"
+        if not isinstance(new_sampler, BuiltinSampler):
+            raise TypeError(f"{where}: new_sampler is not an instance of a sampler, but a "
+                            f"{type(new_sampler).__name__}")
+        nodes = [self]
+        for node in nodes:
+            nodes.extend(node._children())
+        if any(isinstance(node, ConcatDataset) for node in nodes):
+            raise ValueError(f"{where}: the pipeline holds a concat, whose rows MindSpore samples "
+                             "as a whole; ember samples sources only: call use_sampler on them")
+        streams = [type(n).__name__ for n in nodes if not n._children() and not n._by_index()]
+        if streams:
+            raise ValueError(f"{where}: {streams} read their rows in order (streams); a sampler "
+                             "needs sources read by index")
+        for node in nodes:
+            node._counted = node._first = None
+            if node._by_index():
+                node._sampler = new_sampler  # type: ignore[attr-defined]
 
     # -- iteration -------------------------------------------------------------------------
     def create_tuple_iterator(self, columns: list[str] | None = None, num_epochs: int = -1,
@@ -397,6 +429,9 @@ class _Unary(Dataset):
 
     def _columns(self) -> list[str]:
         return self.child._columns()
+
+    def _children(self) -> list[Dataset]:
+        return [self.child]
 
     def get_batch_size(self) -> int:
         return self.child.get_batch_size()
@@ -905,6 +940,9 @@ class ZipDataset(Dataset):
         self.children = list(datasets)
         self._names = _distinct([n for d in datasets for n in d._columns()], self._where)
 
+    def _children(self) -> list[Dataset]:
+        return list(self.children)
+
     def _columns(self) -> list[str]:
         return list(self._names)
 
@@ -945,6 +983,9 @@ class ConcatDataset(Dataset):
 
     def _columns(self) -> list[str]:
         return list(self._names)
+
+    def _children(self) -> list[Dataset]:
+        return list(self.children)
 
     def get_batch_size(self) -> int:
         return self.children[0].get_batch_size()

@@ -43,6 +43,9 @@ class MappableDataset(Dataset):
     def _read(self, index: int) -> Row:
         """Row ``index`` (0 <= index < length) as a tuple of arrays."""
 
+    def _by_index(self) -> bool:
+        return True
+
     def _fetch(self, index: int) -> Row:
         size = self._length()
         if not 0 <= index < size:
@@ -150,6 +153,9 @@ class GeneratorDataset(MappableDataset):
                     raise TypeError(f"{where}: column {name!r} holds {array.dtype}, but "
                                     f"column_types says {mstype.from_numpy(expected)}")
         return row
+
+    def _by_index(self) -> bool:
+        return self._random_access
 
     def _length(self) -> int:
         return len(self._source)
