@@ -225,3 +225,18 @@ def test_filter_keeps_rows_whose_predicate_holds():
     assert _rows(both) == [[7, 14], [8, 16], [9, 18]]
     with pytest.raises(TypeError, match="Dataset.filter: predicate must be callable"):
         data.filter(3)
+
+
+def test_mindspores_process_options_are_checked_and_give_the_same_rows():
+    rows = [[2 * i] for i in range(4)]
+    data = ds.GeneratorDataset(list(range(4)), "x", shuffle=False, python_multiprocessing=True,
+                               max_rowsize=6, num_parallel_workers=2)
+    assert _rows(data.map(lambda x: 2 * x, python_multiprocessing=True, max_rowsize=1,
+                          num_parallel_workers=2)) == rows
+    assert _rows(data.batch(2, python_multiprocessing=True)) == [[[0, 1]], [[2, 3]]]
+    with pytest.raises(TypeError, match="Dataset.map: python_multiprocessing must be a bool"):
+        data.map(abs, python_multiprocessing="yes")
+    with pytest.raises(ValueError, match="Dataset.batch: max_rowsize must be a positive int"):
+        data.batch(2, max_rowsize=0)
+    with pytest.raises(ValueError, match="GeneratorDataset: schema .* is not supported"):
+        ds.GeneratorDataset(list(range(4)), "x", schema="schema.json")

@@ -84,3 +84,10 @@ def check_shards(num_shards: Any, shard_id: Any, where: str) -> tuple[int, int] 
         raise ValueError(f"{where}: shard_id must be in [0, num_shards={num_shards}), but got "
                          f"{shard_id}")
     return num_shards, shard_id
+
+
+def check_process_options(python_multiprocessing: Any, max_rowsize: Any, where: str) -> None:
+    """MindSpore's ``python_multiprocessing`` and ``max_rowsize`` (shared memory per row, MB),
+    checked; ember's workers are threads either way, which give the same rows."""
+    check_bool(python_multiprocessing, where, "python_multiprocessing")
+    check_int(max_rowsize, where, "max_rowsize", minimum=1)

@@ -28,6 +28,7 @@ from ember.dataset._checks import (
     check_int,
     check_names,
     check_present,
+    check_process_options,
     check_workers,
 )
 from ember.dataset.samplers import BuiltinSampler
@@ -247,7 +248,8 @@ class Dataset(ABC):
               input_columns: str | list[str] | None = None,
               output_columns: str | list[str] | None = None,
               column_order: list[str] | None = None,
-              pad_info: dict[str, Any] | None = None) -> BatchDataset:
+              pad_info: dict[str, Any] | None = None, python_multiprocessing: bool = False,
+              max_rowsize: int = 16) -> BatchDataset:
         """Rows grouped into batches: each column stacked (``np.stack``) along a new first axis.
 
         ``batch_size`` is an int or a callable taking a ``BatchInfo``. ``drop_remainder`` drops a
@@ -257,7 +259,9 @@ class Dataset(ABC):
         stacking: ``{"col": (shape, pad_value)}`` pads ``col`` to ``shape`` (a None dimension,
         or a None shape: the batch's longest) with ``pad_value`` (None: 0 or ""), cutting what
         is longer, as MindSpore; ``{}`` pads every column to the batch's longest with 0.
+        ``python_multiprocessing`` and ``max_rowsize`` are as ``map``'s.
         """
+        check_process_options(python_multiprocessing, max_rowsize, "Dataset.batch")
         return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
                             per_batch_map, input_columns, output_columns, column_order, pad_info)
 
@@ -310,13 +314,16 @@ class Dataset(ABC):
             input_columns: str | list[str] | None = None,
             output_columns: str | list[str] | None = None,
             column_order: list[str] | None = None,
-            num_parallel_workers: int | None = None) -> MapDataset:
+            num_parallel_workers: int | None = None, python_multiprocessing: bool = False,
+            max_rowsize: int = 16) -> MapDataset:
         """Apply ``operations`` (a callable or a list run in order) to ``input_columns`` (default:
         the first column) of each row. An operation returns one value or a tuple of values; they
         become ``output_columns`` (default: the input names). With as many outputs as inputs they
         replace the inputs in place; otherwise they come first, followed by the untouched columns.
         ``column_order`` then picks and orders the columns. ``num_parallel_workers`` > 1 runs rows
-        on a thread pool, keeping their order."""
+        on a thread pool, keeping their order (also with ``python_multiprocessing=True``, which
+        asks MindSpore for processes; ``max_rowsize`` is checked only)."""
+        check_process_options(python_multiprocessing, max_rowsize, "Dataset.map")
         return MapDataset(self, operations, input_columns, output_columns, column_order,
                           num_parallel_workers)
 

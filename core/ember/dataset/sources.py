@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ember.common import dtype as mstype
-from ember.dataset._checks import check_int, check_names, check_workers
+from ember.dataset._checks import check_int, check_names, check_process_options, check_workers
 from ember.dataset.engine import Dataset, Row, _ordered_map, _Run, to_array
 from ember.dataset.samplers import select_sampler
 
@@ -79,15 +79,22 @@ class GeneratorDataset(MappableDataset):
     ...`` of the possibly shuffled order, ``ceil(n / num_shards)`` of them, wrapping around); set
     the same seed on every process so shuffled shards split one order. ``num_samples`` caps the
     rows (per shard; shuffled, they are drawn with replacement, as in MindSpore).
-    ``num_parallel_workers`` > 1 reads a random-accessible source on a thread pool.
+    ``num_parallel_workers`` > 1 reads a random-accessible source on a thread pool (also with
+    ``python_multiprocessing``, which asks MindSpore for processes; ``max_rowsize`` is checked
+    only).
     """
 
     def __init__(self, source: Any, column_names: str | list[str],
-                 column_types: list[mstype.Type] | None = None, num_samples: int | None = None,
-                 num_parallel_workers: int | None = None, shuffle: bool | None = None,
-                 sampler: Any = None, num_shards: int | None = None,
-                 shard_id: int | None = None) -> None:
+                 column_types: list[mstype.Type] | None = None, schema: None = None,
+                 num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, sampler: Any = None,
+                 num_shards: int | None = None, shard_id: int | None = None,
+                 python_multiprocessing: bool = True, max_rowsize: int = 6) -> None:
         where = self._where = type(self).__name__
+        if schema is not None:
+            raise ValueError(f"{where}: schema (a Schema or its JSON file) is not supported; give "
+                             "column_names and column_types instead")
+        check_process_options(python_multiprocessing, max_rowsize, where)
         self._source = source
         self._names = check_names(column_names, where, "column_names")
         self._types = self._check_types(column_types)
