@@ -102,6 +102,7 @@ def test_mnist_shards_samplers_and_shuffle(tmp_path):
     assert sorted(labels_of()) == sorted(labels.tolist())
     parallel = labels_of(shuffle=False, num_parallel_workers=3)
     assert parallel == labels.tolist()
+    assert labels_of(sampler=ds.PKSampler(1)) == sorted(set(labels.tolist()))
 
 
 @pytest.mark.parametrize("files, kwargs, error, match", [

@@ -160,3 +160,21 @@ def test_use_sampler_replaces_the_sources_sampler_through_the_pipeline():
     assert _values(zipped) == [100, 101, 102]  # the refused call changed no sampler
     with pytest.raises(ValueError, match="holds a concat"):
         (_slices(2) + _slices(2)).use_sampler(ds.SequentialSampler())
+
+
+def test_pk_sampler_takes_num_val_rows_of_each_class_in_label_order():
+    labels = np.array([2, 0, 1, 0, 2, 2, 1, 0, 1, 1])
+    data = ds.NumpySlicesDataset({"x": np.arange(10), "label": labels},
+                                 sampler=ds.PKSampler(3))
+    rows = [(r[0].item(), r[1].item()) for r in data.create_tuple_iterator(output_numpy=True)]
+    assert [label for _, label in rows] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    assert all(labels[x] == label for x, label in rows)  # each drawn from its own class
+    assert data.get_dataset_size() == 9
+    shuffled = ds.NumpySlicesDataset({"x": np.arange(10), "label": labels},
+                                     sampler=ds.PKSampler(1, shuffle=True, num_samples=2))
+    picked = [r[1].item() for r in shuffled.create_tuple_iterator(output_numpy=True)]
+    assert len(picked) == 2 == shuffled.get_dataset_size() and len(set(picked)) == 2
+    with pytest.raises(ValueError, match="PKSampler's class_column \\['label'\\] not among"):
+        _values(_slices(sampler=ds.PKSampler(2)))
+    with pytest.raises(ValueError, match="num_class is not supported"):
+        ds.PKSampler(2, num_class=3)

@@ -34,6 +34,7 @@ from ember.dataset.readers import (
 )
 from ember.dataset.samplers import (
     DistributedSampler,
+    PKSampler,
     RandomSampler,
     Sampler,
     SequentialSampler,
@@ -48,7 +49,7 @@ __all__ = [
     "NumpySlicesDataset", "ProjectDataset", "RenameDataset", "RepeatDataset", "ShuffleDataset",
     "SkipDataset", "TakeDataset", "TupleIterator", "config",
     "CSVDataset", "Cifar100Dataset", "Cifar10Dataset", "DistributedSampler", "MappableDataset",
-    "MnistDataset", "RandomSampler", "Sampler", "SequentialSampler", "Shuffle",
+    "MnistDataset", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "Shuffle",
     "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler",
     "BucketBatchByLengthDataset", "ConcatDataset", "FilterDataset", "ZipDataset", "zip",
 ]

@@ -37,6 +37,14 @@ class BuiltinSampler:
         """The cap on the rows of an epoch (None: every row the sampler gives)."""
         return self.num_samples
 
+    def _indices_for(self, source: Any, rng: np.random.Generator) -> np.ndarray:
+        """The row indices of one epoch of ``source`` (a MappableDataset)."""
+        return self._indices(source._length(), rng)
+
+    def _count_for(self, source: Any) -> int | None:
+        """The rows of one epoch of ``source``, when known without sampling."""
+        return self._count(source._length())
+
     def _indices(self, size: int, rng: np.random.Generator) -> np.ndarray:
         """The row indices of one epoch of a dataset of ``size`` rows."""
         indices = self._all(size, rng)
@@ -184,6 +192,39 @@ class WeightedRandomSampler(BuiltinSampler):
 
     def _count(self, size: int) -> int:
         return len(self.weights) if self.num_samples is None else self.num_samples
+
+
+class PKSampler(BuiltinSampler):
+    """``num_val`` rows of each class (drawn at random within it, with replacement), class after
+    class in the order of their labels (a random order with ``shuffle``), as MindSpore's
+    PKSampler; the classes are the values of the dataset's ``class_column``."""
+
+    def __init__(self, num_val: int, num_class: None = None, shuffle: bool = False,
+                 class_column: str = "label", num_samples: int | None = None) -> None:
+        super().__init__(num_samples)
+        where = "PKSampler"
+        self.num_val = check_int(num_val, where, "num_val", minimum=1)
+        if num_class is not None:
+            raise ValueError(f"{where}: num_class is not supported (as in MindSpore 1.6); every "
+                             f"class is sampled, but got num_class={num_class!r}")
+        self.shuffle = check_bool(shuffle, where, "shuffle")
+        if not isinstance(class_column, str) or not class_column:
+            raise TypeError(f"{where}: class_column must be a column name, but got "
+                            f"{class_column!r}")
+        self.class_column = class_column
+
+    def _indices_for(self, source: Any, rng: np.random.Generator) -> np.ndarray:
+        classes = source._class_rows(self.class_column)
+        labels = sorted(classes)
+        if self.shuffle:
+            labels = [labels[i] for i in rng.permutation(len(labels))]
+        picks = [rng.choice(classes[label], self.num_val) for label in labels]
+        indices = np.concatenate(picks) if picks else np.arange(0)
+        return indices if self.num_samples is None else indices[:self.num_samples]
+
+    def _count_for(self, source: Any) -> int:
+        count = self.num_val * len(source._class_rows(self.class_column))
+        return count if self.num_samples is None else min(count, self.num_samples)
 
 
 class Sampler(BuiltinSampler):

@@ -12,7 +12,13 @@ from typing import Any
 import numpy as np
 
 from ember.common import dtype as mstype
-from ember.dataset._checks import check_int, check_names, check_process_options, check_workers
+from ember.dataset._checks import (
+    check_int,
+    check_names,
+    check_present,
+    check_process_options,
+    check_workers,
+)
 from ember.dataset.engine import Dataset, Row, _ordered_map, _Run, to_array
 from ember.dataset.samplers import select_sampler
 
@@ -53,12 +59,24 @@ class MappableDataset(Dataset):
                              f"source has {size} rows")
         return self._read(index)
 
+    def _class_rows(self, column: str) -> dict[Any, np.ndarray]:
+        """The row indices of each value of a scalar ``column`` (PKSampler's classes)."""
+        where = type(self).__name__
+        index = check_present([column], self._columns(), where, "PKSampler's class_column")[0]
+        cells = [self._read(i)[index] for i in range(self._length())]
+        shapes = {cell.shape for cell in cells if cell.size != 1}
+        if shapes:
+            raise ValueError(f"{where}: PKSampler's class_column {column!r} needs one value per "
+                             f"row, but rows have shapes {sorted(shapes)}")
+        values = np.array([cell.item() for cell in cells])
+        return {label.item(): np.flatnonzero(values == label) for label in np.unique(values)}
+
     def _rows(self, run: _Run) -> Iterator[Row]:
-        indices = self._sampler._indices(self._length(), run.spawn())
+        indices = self._sampler._indices_for(self, run.spawn())
         return _ordered_map(self._fetch, indices.tolist(), self._workers)
 
     def _known_size(self) -> int | None:
-        return self._sampler._count(self._length())
+        return self._sampler._count_for(self)
 
 
 class GeneratorDataset(MappableDataset):
