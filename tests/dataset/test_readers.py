@@ -222,3 +222,21 @@ def test_csv_errors_name_file_line_and_column(tmp_path):
         ds.CSVDataset(str(tmp_path / "missing.csv"))
     with pytest.raises(ValueError, match="shuffle must be a bool, Shuffle.GLOBAL"):
         ds.CSVDataset(str(tmp_path / "a.csv"), shuffle="yes")
+
+
+def test_csv_shuffle_files_keeps_the_rows_of_each_file_together(tmp_path):
+    for name, rows in (("a", range(0, 3)), ("b", range(10, 13)), ("c", range(20, 23))):
+        (tmp_path / f"{name}.csv").write_text("n\n" + "".join(f"{i}\n" for i in rows))
+    ds.config.set_seed(4)
+    try:
+        orders = set()
+        for _ in range(6):
+            data = ds.CSVDataset(str(tmp_path / "*.csv"), column_defaults=[0],
+                                 shuffle=ds.Shuffle.FILES)
+            values = [r[0].item() for r in _rows(data)]
+            blocks = [values[k:k + 3] for k in (0, 3, 6)]
+            assert all(b == list(range(b[0], b[0] + 3)) for b in blocks)
+            orders.add(tuple(b[0] for b in blocks))
+        assert len(orders) > 1  # the file order changes from one iterator to the next
+    finally:
+        ds.config._seed = ds.config._generator = None
