@@ -9,8 +9,11 @@ from ember.dataset import config
 from ember.dataset.engine import (
     BatchDataset,
     BatchInfo,
+    BucketBatchByLengthDataset,
+    ConcatDataset,
     Dataset,
     DictIterator,
+    FilterDataset,
     MapDataset,
     ProjectDataset,
     RenameDataset,
@@ -19,11 +22,34 @@ from ember.dataset.engine import (
     SkipDataset,
     TakeDataset,
     TupleIterator,
+    ZipDataset,
 )
-from ember.dataset.sources import GeneratorDataset, NumpySlicesDataset
+from ember.dataset.engine import zip_datasets as zip  # noqa: A004 (MindSpore's name)
+from ember.dataset.readers import (
+    Cifar10Dataset,
+    Cifar100Dataset,
+    CSVDataset,
+    MnistDataset,
+    Shuffle,
+)
+from ember.dataset.samplers import (
+    DistributedSampler,
+    PKSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+    SubsetSampler,
+    WeightedRandomSampler,
+)
+from ember.dataset.sources import GeneratorDataset, MappableDataset, NumpySlicesDataset
 
 __all__ = [
     "BatchDataset", "BatchInfo", "Dataset", "DictIterator", "GeneratorDataset", "MapDataset",
     "NumpySlicesDataset", "ProjectDataset", "RenameDataset", "RepeatDataset", "ShuffleDataset",
     "SkipDataset", "TakeDataset", "TupleIterator", "config",
+    "CSVDataset", "Cifar100Dataset", "Cifar10Dataset", "DistributedSampler", "MappableDataset",
+    "MnistDataset", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "Shuffle",
+    "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler",
+    "BucketBatchByLengthDataset", "ConcatDataset", "FilterDataset", "ZipDataset", "zip",
 ]

@@ -32,18 +32,27 @@ def check_bool(value: Any, where: str, name: str) -> bool:
     return value
 
 
+_INT32_MAX = 2**31 - 1
+_default_workers = 1  # ds.config.set_num_parallel_workers changes it
+
+
 def check_workers(value: Any, where: str) -> int:
-    """``num_parallel_workers``: None (one worker) or a positive int."""
-    return 1 if value is None else check_int(value, where, "num_parallel_workers", minimum=1)
+    """``num_parallel_workers``: None (``ds.config.get_num_parallel_workers()``) or a positive
+    int."""
+    if value is None:
+        return _default_workers
+    return check_int(value, where, "num_parallel_workers", minimum=1)
 
 
 def check_names(value: Any, where: str, name: str) -> list[str]:
     """A column name or a non-empty list of distinct column names, as a list."""
     names = [value] if isinstance(value, str) else value
-    if (not isinstance(names, list | tuple) or not names
-            or not all(isinstance(n, str) and n for n in names)):
+    if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
         raise TypeError(f"{where}: {name} must be a non-empty str or a non-empty list of "
                         f"non-empty str, but got {value!r}")
+    if not names or not all(names):
+        raise ValueError(f"{where}: {name} must be a non-empty str or a non-empty list of "
+                         f"non-empty str, but got {value!r}")
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise ValueError(f"{where}: {name} must not repeat a name, but {duplicates} repeat")
@@ -56,3 +65,29 @@ def check_present(names: list[str], columns: list[str], where: str, name: str) -
     if missing:
         raise ValueError(f"{where}: {name} {missing} not among the dataset's columns {columns}")
     return [columns.index(n) for n in names]
+
+
+def check_shards(num_shards: Any, shard_id: Any, where: str) -> tuple[int, int] | None:
+    """``(num_shards, shard_id)``, both given and ``0 <= shard_id < num_shards``, or None when
+    neither is given."""
+    if num_shards is None and shard_id is None:
+        return None
+    if num_shards is None or shard_id is None:
+        raise ValueError(f"{where}: num_shards and shard_id go together, but got "
+                         f"num_shards={num_shards!r}, shard_id={shard_id!r}")
+    check_int(num_shards, where, "num_shards", minimum=1)
+    check_int(shard_id, where, "shard_id", minimum=0)
+    if num_shards > _INT32_MAX:
+        raise ValueError(f"{where}: num_shards must be at most {_INT32_MAX}, but got "
+                         f"{num_shards}")
+    if shard_id >= num_shards:
+        raise ValueError(f"{where}: shard_id must be in [0, num_shards={num_shards}), but got "
+                         f"{shard_id}")
+    return num_shards, shard_id
+
+
+def check_process_options(python_multiprocessing: Any, max_rowsize: Any, where: str) -> None:
+    """MindSpore's ``python_multiprocessing`` and ``max_rowsize`` (shared memory per row, MB),
+    checked; ember's workers are threads either way, which give the same rows."""
+    check_bool(python_multiprocessing, where, "python_multiprocessing")
+    check_int(max_rowsize, where, "max_rowsize", minimum=1)

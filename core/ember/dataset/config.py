@@ -13,6 +13,7 @@ import random
 import numpy as np
 
 from ember.common import seed as _global_seed
+from ember.dataset import _checks
 from ember.dataset._checks import check_int
 
 _UINT32_MAX = 2**32 - 1
@@ -43,3 +44,18 @@ def iterator_seed() -> int:
     """A seed for one new iterator, drawn from the dataset generator or ember's global one."""
     generator = _generator if _generator is not None else _global_seed.generator()
     return int(generator.integers(2**63))
+
+
+def set_num_parallel_workers(num: int) -> None:
+    """The workers of dataset operations and readers given ``num_parallel_workers=None``.
+
+    The default is 1, not MindSpore's 8: ember's workers are threads, which pay off for
+    NumPy-heavy operations only, and one worker keeps random Python transforms reproducible.
+    """
+    _checks._default_workers = check_int(num, "dataset.config.set_num_parallel_workers", "num",
+                                         minimum=1)
+
+
+def get_num_parallel_workers() -> int:
+    """The workers used where ``num_parallel_workers`` is None (see set_num_parallel_workers)."""
+    return _checks._default_workers

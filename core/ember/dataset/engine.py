@@ -8,8 +8,10 @@ streams (an endless generator, a file reader) is never materialised.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
+import warnings
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -26,30 +28,29 @@ from ember.dataset._checks import (
     check_int,
     check_names,
     check_present,
+    check_process_options,
     check_workers,
 )
+from ember.dataset.samplers import BuiltinSampler
 
 Row = tuple[np.ndarray, ...]
 _T = TypeVar("_T")
 _R = TypeVar("_R")
 _END = object()
+COUNT_LIMIT = 10_000_000  # rows get_dataset_size counts before it calls the size unknown
 
 
 class _Run:
     """The state one iterator carries through its epochs: the random generator the pipeline's
-    random nodes seed themselves from, and how often each node has started an epoch."""
+    random nodes seed themselves from, and the number of the iterator's epoch (from 0; what
+    ``BatchInfo.get_epoch_num`` tells, the same through every ``repeat`` of one epoch, as in
+    MindSpore)."""
 
-    __slots__ = ("rng", "_starts")
+    __slots__ = ("rng", "epoch")
 
     def __init__(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
-        self._starts: dict[int, int] = {}
-
-    def start(self, node: Dataset) -> int:
-        """Count one more epoch of ``node``; the number of epochs it started before this one."""
-        count = self._starts.get(id(node), 0)
-        self._starts[id(node)] = count + 1
-        return count
+        self.epoch = 0
 
     def spawn(self) -> np.random.Generator:
         """A generator of its own for one epoch of a random node."""
@@ -130,9 +131,30 @@ class Dataset(ABC):
         """The rows of one epoch when known without running the pipeline, else None."""
         return None
 
+    def _children(self) -> list[Dataset]:
+        """The datasets this node reads from."""
+        return []
+
+    def _by_index(self) -> bool:
+        """Whether this node is a source read by row index, which takes a sampler."""
+        return False
+
     def _counted_size(self) -> int:
-        """The rows of one epoch, found by running what must run (no Tensors are made)."""
-        return sum(1 for _ in self._rows(_quiet_run()))
+        """The rows of one epoch, found by running what must run (no Tensors are made); a
+        RuntimeError past ``COUNT_LIMIT`` rows, where an endless source would hang."""
+        count = 0
+        rows = self._rows(_quiet_run())
+        try:
+            for _ in rows:
+                if count == COUNT_LIMIT:
+                    raise RuntimeError(
+                        f"{type(self).__name__}.get_dataset_size: the size is unknown: an epoch "
+                        f"ran past {COUNT_LIMIT:,} rows without ending (an endless source?); "
+                        "give the source a __len__, or cap it with num_samples or take()")
+                count += 1
+        finally:
+            rows.close()
+        return count
 
     # -- information -----------------------------------------------------------------------
     def get_dataset_size(self) -> int:
@@ -175,6 +197,29 @@ class Dataset(ABC):
             self._first = row
         return self._first
 
+    def use_sampler(self, new_sampler: BuiltinSampler) -> None:
+        """Read every source under this dataset with ``new_sampler``, as MindSpore's
+        ``use_sampler`` (each source must be read by index; a concat is refused: MindSpore
+        samples a concatenation as a whole, which ember does not)."""
+        where = f"{type(self).__name__}.use_sampler"
+        if not isinstance(new_sampler, BuiltinSampler):
+            raise TypeError(f"{where}: new_sampler is not an instance of a sampler, but a "
+                            f"{type(new_sampler).__name__}")
+        nodes = [self]
+        for node in nodes:
+            nodes.extend(node._children())
+        if any(isinstance(node, ConcatDataset) for node in nodes):
+            raise ValueError(f"{where}: the pipeline holds a concat, whose rows MindSpore samples "
+                             "as a whole; ember samples sources only: call use_sampler on them")
+        streams = [type(n).__name__ for n in nodes if not n._children() and not n._by_index()]
+        if streams:
+            raise ValueError(f"{where}: {streams} read their rows in order (streams); a sampler "
+                             "needs sources read by index")
+        for node in nodes:
+            node._counted = node._first = None
+            if node._by_index():
+                node._sampler = new_sampler  # type: ignore[attr-defined]
+
     # -- iteration -------------------------------------------------------------------------
     def create_tuple_iterator(self, columns: list[str] | None = None, num_epochs: int = -1,
                               output_numpy: bool = False, do_copy: bool = True) -> TupleIterator:
@@ -202,16 +247,64 @@ class Dataset(ABC):
               per_batch_map: Callable[..., tuple] | None = None,
               input_columns: str | list[str] | None = None,
               output_columns: str | list[str] | None = None,
-              column_order: list[str] | None = None) -> BatchDataset:
+              column_order: list[str] | None = None,
+              pad_info: dict[str, Any] | None = None, python_multiprocessing: bool = False,
+              max_rowsize: int = 16) -> BatchDataset:
         """Rows grouped into batches: each column stacked (``np.stack``) along a new first axis.
 
         ``batch_size`` is an int or a callable taking a ``BatchInfo``. ``drop_remainder`` drops a
         last, smaller batch. ``per_batch_map(col_list, ..., batch_info)`` receives the
         ``input_columns`` (default: all) as lists of arrays and returns a tuple of lists, one per
-        ``output_columns`` name (default: the input names).
+        ``output_columns`` name (default: the input names). ``pad_info`` pads columns before
+        stacking: ``{"col": (shape, pad_value)}`` pads ``col`` to ``shape`` (a None dimension,
+        or a None shape: the batch's longest) with ``pad_value`` (None: 0 or ""), cutting what
+        is longer, as MindSpore; ``{}`` pads every column to the batch's longest with 0.
+        ``python_multiprocessing`` and ``max_rowsize`` are as ``map``'s.
         """
+        check_process_options(python_multiprocessing, max_rowsize, "Dataset.batch")
         return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
-                            per_batch_map, input_columns, output_columns, column_order)
+                            per_batch_map, input_columns, output_columns, column_order, pad_info)
+
+    def padded_batch(self, batch_size: int | Callable[[BatchInfo], int],
+                     drop_remainder: bool = False, num_parallel_workers: int | None = None,
+                     pad_info: dict[str, Any] | None = None) -> BatchDataset:
+        """``batch`` with ``pad_info`` (MindSpore 2's name); no pad_info pads every column."""
+        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, None, None,
+                            None, None, {} if pad_info is None else pad_info)
+
+    def bucket_batch_by_length(self, column_names: str | list[str],
+                               bucket_boundaries: list[int], bucket_batch_sizes: list[int],
+                               element_length_function: Callable[..., int] | None = None,
+                               pad_info: dict[str, Any] | None = None,
+                               pad_to_bucket_boundary: bool = False,
+                               drop_remainder: bool = False) -> BucketBatchByLengthDataset:
+        """Rows batched with rows of similar length.
+
+        The length of a row is ``element_length_function(*columns)`` of ``column_names`` (default:
+        the first dimension of the one column named). Bucket ``i`` takes lengths in
+        ``[bucket_boundaries[i-1], bucket_boundaries[i])`` (the first from 0, the last without
+        end) and gives a batch when it holds ``bucket_batch_sizes[i]`` rows; at the end of the
+        epoch the buckets that are not empty give their batches in bucket order (unless
+        ``drop_remainder``). With ``pad_info`` (as ``batch``'s) the columns it names are padded as
+        it says and the others to the batch's longest with 0; ``pad_to_bucket_boundary`` pads None
+        dimensions to the bucket's boundary minus 1 instead.
+        """
+        return BucketBatchByLengthDataset(self, column_names, bucket_boundaries,
+                                          bucket_batch_sizes, element_length_function, pad_info,
+                                          pad_to_bucket_boundary, drop_remainder)
+
+    def zip(self, datasets: Dataset | tuple[Dataset, ...]) -> ZipDataset:
+        """This dataset's columns side by side with those of ``datasets`` (one or a tuple); the
+        names must differ; as many rows as the shortest."""
+        return ZipDataset((self, *(datasets if isinstance(datasets, tuple) else (datasets,))))
+
+    def concat(self, datasets: Dataset | list[Dataset]) -> ConcatDataset:
+        """The rows of this dataset, then those of ``datasets`` (one or a list), which must have
+        the same columns. ``a + b`` is ``a.concat(b)``."""
+        return ConcatDataset([self, *(datasets if isinstance(datasets, list) else [datasets])])
+
+    def __add__(self, other: Dataset) -> ConcatDataset:
+        return self.concat(other)
 
     def repeat(self, count: int | None = None) -> RepeatDataset:
         """The dataset ``count`` times over (None or -1: forever)."""
@@ -221,15 +314,24 @@ class Dataset(ABC):
             input_columns: str | list[str] | None = None,
             output_columns: str | list[str] | None = None,
             column_order: list[str] | None = None,
-            num_parallel_workers: int | None = None) -> MapDataset:
+            num_parallel_workers: int | None = None, python_multiprocessing: bool = False,
+            max_rowsize: int = 16) -> MapDataset:
         """Apply ``operations`` (a callable or a list run in order) to ``input_columns`` (default:
         the first column) of each row. An operation returns one value or a tuple of values; they
         become ``output_columns`` (default: the input names). With as many outputs as inputs they
         replace the inputs in place; otherwise they come first, followed by the untouched columns.
         ``column_order`` then picks and orders the columns. ``num_parallel_workers`` > 1 runs rows
-        on a thread pool, keeping their order."""
+        on a thread pool, keeping their order (also with ``python_multiprocessing=True``, which
+        asks MindSpore for processes; ``max_rowsize`` is checked only)."""
+        check_process_options(python_multiprocessing, max_rowsize, "Dataset.map")
         return MapDataset(self, operations, input_columns, output_columns, column_order,
                           num_parallel_workers)
+
+    def filter(self, predicate: Callable[..., Any], input_columns: str | list[str] | None = None,
+               num_parallel_workers: int | None = None) -> FilterDataset:
+        """Only the rows for which ``predicate(*input_columns)`` (default: all columns) is true;
+        ``num_parallel_workers`` > 1 evaluates it on a thread pool, keeping the order."""
+        return FilterDataset(self, predicate, input_columns, num_parallel_workers)
 
     def project(self, columns: str | list[str]) -> ProjectDataset:
         """Only ``columns``, in that order."""
@@ -276,6 +378,7 @@ class _Iterator:
         self._run = _Run(config.iterator_seed())
         self._epoch_rows: Iterator[Row] | None = None  # None: the next call starts an epoch
         self._ahead: Any = _END  # the row read ahead, or _END after the epoch's last row
+        self._epoch_empty = False
 
     def _end_epoch(self) -> None:
         self._epoch_rows = None
@@ -290,10 +393,16 @@ class _Iterator:
         if self._epoch_rows is None:
             if self._epoch == self._num_epochs:
                 raise StopIteration
+            self._run.epoch = self._epoch
             self._epoch_rows = self._dataset._rows(self._run)
             self._ahead = next(self._epoch_rows, _END)
+            self._epoch_empty = self._ahead is _END
         row = self._ahead
         if row is _END:
+            if self._epoch_empty:
+                warnings.warn(f"{type(self._dataset).__name__}: epoch {self._epoch + 1} gave no "
+                              "rows: the dataset is empty (a used-up source, a filter or "
+                              "num_samples that leaves nothing?)", stacklevel=2)
             self._end_epoch()
             raise StopIteration
         self._ahead = next(self._epoch_rows, _END)
@@ -327,6 +436,9 @@ class _Unary(Dataset):
 
     def _columns(self) -> list[str]:
         return self.child._columns()
+
+    def _children(self) -> list[Dataset]:
+        return [self.child]
 
     def get_batch_size(self) -> int:
         return self.child.get_batch_size()
@@ -421,6 +533,35 @@ class SkipDataset(_Unary):
 
     def _rows(self, run: _Run) -> Iterator[Row]:
         yield from itertools.islice(self.child._rows(run), self.count, None)
+
+
+class FilterDataset(_Unary):
+    """``Dataset.filter``."""
+
+    _where = "Dataset.filter"
+
+    def __init__(self, child: Dataset, predicate: Any, input_columns: Any,
+                 num_parallel_workers: int | None) -> None:
+        super().__init__(child)
+        if not callable(predicate):
+            raise TypeError(f"{self._where}: predicate must be callable, but got {predicate!r}")
+        self.predicate = predicate
+        names = child._columns()
+        inputs = names if input_columns is None else check_names(input_columns, self._where,
+                                                                 "input_columns")
+        self._inputs = check_present(inputs, names, self._where, "input_columns")
+        self._workers = check_workers(num_parallel_workers, self._where)
+
+    def _derive(self, size: int) -> None:
+        return None  # which rows pass is known only by reading them
+
+    def _keep(self, row: Row) -> tuple[bool, Row]:
+        return bool(self.predicate(*(row[i] for i in self._inputs))), row
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        for keep, row in _ordered_map(self._keep, self.child._rows(run), self._workers):
+            if keep:
+                yield row
 
 
 class ProjectDataset(_Unary):
@@ -565,7 +706,7 @@ class BatchDataset(_Unary):
 
     def __init__(self, child: Dataset, batch_size: Any, drop_remainder: bool,
                  num_parallel_workers: int | None, per_batch_map: Any, input_columns: Any,
-                 output_columns: Any, column_order: Any) -> None:
+                 output_columns: Any, column_order: Any, pad_info: Any = None) -> None:
         super().__init__(child)
         where = self._where
         is_int = isinstance(batch_size, int) and not isinstance(batch_size, bool)
@@ -589,6 +730,12 @@ class BatchDataset(_Unary):
             raise ValueError(f"{where}: input_columns, output_columns and column_order are for "
                              "per_batch_map, which is not given")
         self._per_batch_map = per_batch_map
+        if pad_info is not None and per_batch_map is not None:
+            raise ValueError(f"{where}: pad_info and per_batch_map do not go together; pad in "
+                             "per_batch_map")
+        self._pad = _check_pad_info(pad_info, names, where)
+        if pad_info == {}:
+            self._pad = dict.fromkeys(names, (None, None))
 
     def _columns(self) -> list[str]:
         return self.child._columns() if self._plan is None else list(self._plan.names)
@@ -604,7 +751,7 @@ class BatchDataset(_Unary):
         return math.ceil(size / self.batch_size)
 
     def _groups(self, run: _Run) -> Iterator[tuple[list[Row], BatchInfo]]:
-        epoch = run.start(self)
+        epoch = run.epoch
         rows = self.child._rows(run)
         try:
             for number in itertools.count():
@@ -624,16 +771,75 @@ class BatchDataset(_Unary):
         columns = [list(column) for column in zip(*group)]
         plan = self._plan
         if plan is None:
-            return tuple(_stack(c, n, self._where) for c, n in zip(columns, self._columns()))
+            return _collate(columns, self._columns(), self._pad, self._where)
         result = self._per_batch_map(*(columns[i] for i in plan.inputs), info)
         if not isinstance(result, tuple):
             raise TypeError(f"{self._where}: per_batch_map must return a tuple with one list of "
                             f"arrays per output column, but got {type(result).__name__}")
         merged = plan.merge(columns, list(result), self._where)
-        return tuple(_stack(c, n, self._where) for c, n in zip(merged, plan.names))
+        return _collate(merged, plan.names, {}, self._where)
 
     def _rows(self, run: _Run) -> Iterator[Row]:
         return _ordered_map(self._make, self._groups(run), self._workers)
+
+
+Pad = dict[str, tuple[Any, Any]]  # column -> (shape or None, pad value or None)
+
+
+def _check_pad_info(pad_info: Any, names: list[str], where: str) -> Pad:
+    """``pad_info`` as ``{column: (shape or None, value or None)}``; {} for None."""
+    if pad_info is None:
+        return {}
+    if not isinstance(pad_info, dict):
+        raise TypeError(f"{where}: pad_info must be a dict from column name to (shape, "
+                        f"pad_value), but got {type(pad_info).__name__}")
+    check_present(list(pad_info), names, where, "pad_info")
+    pad: Pad = {}
+    for name, spec in pad_info.items():
+        spec = (None, None) if spec is None else spec
+        pair = isinstance(spec, tuple | list) and len(spec) == 2
+        shape, value = spec if pair else (None, None)
+        if not pair or shape is not None and (not isinstance(shape, list | tuple) or not all(
+                d is None or (isinstance(d, int) and not isinstance(d, bool) and d >= 0)
+                for d in shape)):
+            raise TypeError(f"{where}: pad_info[{name!r}] must be (shape, pad_value) with shape "
+                            f"None or a list of non-negative ints or None, but got {spec!r}")
+        if value is not None and not isinstance(value, int | float | str):
+            raise TypeError(f"{where}: pad_info[{name!r}]'s pad_value must be a number, a str "
+                            f"or None, but got {value!r}")
+        pad[name] = (shape, value)
+    return pad
+
+
+def _collate(columns: list[Any], names: list[str], pad: Pad, where: str,
+             boundary: int | None = None) -> Row:
+    """A batch's row: each column's values stacked along a new first axis, those named in
+    ``pad`` padded (or cut) to its shape first (None dimensions to the longest, or to
+    ``boundary`` when given)."""
+    return tuple(_padded(c, n, pad[n], where, boundary) if n in pad else _stack(c, n, where)
+                 for c, n in zip(columns, names))
+
+
+def _padded(values: Any, name: str, spec: tuple[Any, Any], where: str,
+            boundary: int | None) -> np.ndarray:
+    arrays = [to_array(v, where) for v in values]
+    ranks = {a.ndim for a in arrays}
+    shape, value = spec
+    if len(ranks) > 1 or (shape is not None and len(shape) not in ranks):
+        raise ValueError(f"{where}: column {name!r} has rows of ranks {sorted(ranks)}; padding "
+                         f"needs one rank{'' if shape is None else f' equal to {list(shape)}'}")
+    longest = np.max([a.shape for a in arrays], axis=0).tolist() if arrays[0].ndim else []
+    if shape is None:
+        shape = [None] * len(longest)
+    target = [d if d is not None else (longest[k] if boundary is None else boundary)
+              for k, d in enumerate(shape)]
+    dtype = np.result_type(*arrays)
+    fill = value if value is not None else ("" if dtype.kind in "US" else 0)
+    out = np.full((len(arrays), *target), fill, dtype=dtype)
+    for k, array in enumerate(arrays):
+        kept = tuple(slice(min(n, t)) for n, t in zip(array.shape, target))
+        out[(k, *kept)] = array[kept]  # a row longer than the shape is cut, as in MindSpore
+    return out
 
 
 def _stack(values: Any, name: str, where: str) -> np.ndarray:
@@ -646,3 +852,177 @@ def _stack(values: Any, name: str, where: str) -> np.ndarray:
         raise ValueError(f"{where}: column {name!r} has rows of different shapes "
                          f"{sorted(shapes)}; a batch needs equal shapes (per_batch_map can pad)")
     return np.stack(arrays)
+
+
+class BucketBatchByLengthDataset(_Unary):
+    """``Dataset.bucket_batch_by_length``."""
+
+    _where = "Dataset.bucket_batch_by_length"
+
+    def __init__(self, child: Dataset, column_names: Any, bucket_boundaries: Any,
+                 bucket_batch_sizes: Any, element_length_function: Any, pad_info: Any,
+                 pad_to_bucket_boundary: bool, drop_remainder: bool) -> None:
+        super().__init__(child)
+        where = self._where
+        names = child._columns()
+        inputs = check_names(column_names, where, "column_names")
+        self._inputs = check_present(inputs, names, where, "column_names")
+        if element_length_function is None and len(inputs) != 1:
+            raise ValueError(f"{where}: without element_length_function the length is the first "
+                             f"dimension of one column, but column_names names {inputs}")
+        if element_length_function is not None and not callable(element_length_function):
+            raise TypeError(f"{where}: element_length_function must be callable, but got "
+                            f"{element_length_function!r}")
+        self._length = element_length_function
+        self.boundaries = self._positive_list(bucket_boundaries, "bucket_boundaries")
+        if any(a >= b for a, b in zip(self.boundaries, self.boundaries[1:])):
+            raise ValueError(f"{where}: bucket_boundaries must increase strictly, but got "
+                             f"{bucket_boundaries}")
+        self.sizes = self._positive_list(bucket_batch_sizes, "bucket_batch_sizes")
+        if len(self.sizes) != len(self.boundaries) + 1:
+            raise ValueError(f"{where}: bucket_batch_sizes needs one entry per bucket, "
+                             f"len(bucket_boundaries) + 1 = {len(self.boundaries) + 1}, but got "
+                             f"{len(self.sizes)}")
+        given = _check_pad_info(pad_info, names, where)
+        self._pad = {} if pad_info is None else {n: given.get(n, (None, None)) for n in names}
+        self._to_boundary = check_bool(pad_to_bucket_boundary, where, "pad_to_bucket_boundary")
+        self.drop_remainder = check_bool(drop_remainder, where, "drop_remainder")
+
+    def _positive_list(self, value: Any, name: str) -> list[int]:
+        ints = isinstance(value, list | tuple) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value)
+        if not ints or not value or min(value) <= 0:
+            raise (ValueError if ints else TypeError)(
+                f"{self._where}: {name} must be a non-empty list of positive ints, but got "
+                f"{value!r}")
+        return list(value)
+
+    def _derive(self, size: int) -> None:
+        return None  # how rows fall into buckets is known only by reading them
+
+    def _bucket(self, row: Row) -> int:
+        values = [row[i] for i in self._inputs]
+        length = self._length(*values) if self._length else (
+            values[0].shape[0] if values[0].ndim else 0)
+        if not isinstance(length, int | np.integer) or length < 0:
+            raise ValueError(f"{self._where}: a row's length must be a non-negative int, but got "
+                             f"{length!r}")
+        return bisect.bisect_right(self.boundaries, int(length))
+
+    def _batch(self, rows: list[Row], bucket: int) -> Row:
+        boundary = None
+        if self._to_boundary:
+            if bucket == len(self.boundaries):
+                raise ValueError(f"{self._where}: pad_to_bucket_boundary needs every length "
+                                 f"below the last boundary {self.boundaries[-1]}, but a row "
+                                 "fell in the last bucket")
+            boundary = self.boundaries[bucket] - 1
+        columns = [list(column) for column in zip(*rows)]
+        return _collate(columns, self._columns(), self._pad, self._where, boundary)
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        buckets: list[list[Row]] = [[] for _ in self.sizes]
+        for row in self.child._rows(run):
+            k = self._bucket(row)
+            buckets[k].append(row)
+            if len(buckets[k]) == self.sizes[k]:
+                yield self._batch(buckets[k], k)
+                buckets[k] = []
+        if not self.drop_remainder:
+            for k, rows in enumerate(buckets):
+                if rows:
+                    yield self._batch(rows, k)
+
+
+class ZipDataset(Dataset):
+    """``Dataset.zip`` and ``ember.dataset.zip``."""
+
+    _where = "Dataset.zip"
+
+    def __init__(self, datasets: tuple[Dataset, ...]) -> None:
+        super().__init__()
+        if len(datasets) < 2 or not all(isinstance(d, Dataset) for d in datasets):
+            raise TypeError(f"{self._where}: datasets must be a tuple of at least two datasets, "
+                            f"but got {datasets!r:.120}")
+        self.children = list(datasets)
+        self._names = _distinct([n for d in datasets for n in d._columns()], self._where)
+
+    def _children(self) -> list[Dataset]:
+        return list(self.children)
+
+    def _columns(self) -> list[str]:
+        return list(self._names)
+
+    def _known_size(self) -> int | None:
+        sizes = [d._known_size() for d in self.children]
+        return None if None in sizes else min(sizes)
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        streams = [d._rows(run) for d in self.children]
+        try:
+            while True:
+                rows = [next(stream, _END) for stream in streams]
+                if any(row is _END for row in rows):
+                    return
+                yield tuple(array for row in rows for array in row)
+        finally:
+            for stream in streams:
+                stream.close()
+
+
+class ConcatDataset(Dataset):
+    """``Dataset.concat`` and ``+``."""
+
+    _where = "Dataset.concat"
+
+    def __init__(self, datasets: list[Dataset]) -> None:
+        super().__init__()
+        if not all(isinstance(d, Dataset) for d in datasets):
+            raise TypeError(f"{self._where}: datasets must be datasets, but got "
+                            f"{datasets!r:.120}")
+        self.children = datasets
+        names = datasets[0]._columns()
+        for other in datasets[1:]:
+            if other._columns() != names:
+                raise ValueError(f"{self._where}: every dataset needs the same columns, but got "
+                                 f"{names} and {other._columns()}")
+        self._names = names
+
+    def _columns(self) -> list[str]:
+        return list(self._names)
+
+    def _children(self) -> list[Dataset]:
+        return list(self.children)
+
+    def get_batch_size(self) -> int:
+        return self.children[0].get_batch_size()
+
+    def _known_size(self) -> int | None:
+        sizes = [d._known_size() for d in self.children]
+        return None if None in sizes else sum(sizes)
+
+    def _counted_size(self) -> int:
+        return sum(d.get_dataset_size() for d in self.children)
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        kinds = None  # the dtype and rank of each column of the first dataset's first row
+        for index, dataset in enumerate(self.children):
+            first = True
+            for row in dataset._rows(run):
+                if first:
+                    first, found = False, [(a.dtype, a.ndim) for a in row]
+                    kinds = kinds or found
+                    if found != kinds:
+                        raise RuntimeError(
+                            f"{self._where}: dataset {index} gives columns of (dtype, rank) "
+                            f"{[(str(d), n) for d, n in found]} where the first gives "
+                            f"{[(str(d), n) for d, n in kinds]}")
+                yield row
+
+
+def zip_datasets(datasets: tuple[Dataset, ...]) -> ZipDataset:
+    """``ember.dataset.zip``: the columns of ``datasets`` (a tuple) side by side."""
+    if not isinstance(datasets, tuple):
+        raise TypeError(f"ember.dataset.zip: datasets must be a tuple of datasets, but got "
+                        f"{type(datasets).__name__}")
+    return ZipDataset(datasets)

@@ -1,45 +1,118 @@
-"""Datasets whose rows come from Python: ``GeneratorDataset`` and ``NumpySlicesDataset``."""
+"""Datasets whose rows come from Python, ``GeneratorDataset`` and ``NumpySlicesDataset``, and
+``MappableDataset``, the base of every source read by row index (the file readers too)."""
 
 from __future__ import annotations
 
 import itertools
-import math
-import operator
+import warnings
+from abc import abstractmethod
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from ember.common import dtype as mstype
-from ember.dataset._checks import check_bool, check_int, check_names, check_workers
+from ember.dataset._checks import (
+    check_int,
+    check_names,
+    check_present,
+    check_process_options,
+    check_workers,
+)
 from ember.dataset.engine import Dataset, Row, _ordered_map, _Run, to_array
+from ember.dataset.samplers import select_sampler
 
 
-class GeneratorDataset(Dataset):
+class MappableDataset(Dataset):
+    """The base of datasets whose rows are read by index (MindSpore's mappable sources).
+
+    A subclass gives ``_length()`` and ``_read(index)``; the base turns ``num_samples``,
+    ``shuffle``, ``sampler`` and ``num_shards``/``shard_id`` into a sampler by MindSpore's rules
+    (``ember.dataset.samplers.select_sampler``: shuffled by default) and reads each epoch's rows,
+    with ``num_parallel_workers`` > 1 on a thread pool, in the sampler's order.
+    """
+
+    def __init__(self, num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, sampler: Any = None,
+                 num_shards: int | None = None, shard_id: int | None = None) -> None:
+        super().__init__()
+        where = type(self).__name__
+        self._workers = check_workers(num_parallel_workers, where)
+        self._sampler = select_sampler(where, num_samples, sampler, shuffle, num_shards,
+                                       shard_id)
+
+    @abstractmethod
+    def _length(self) -> int:
+        """The number of rows that can be read."""
+
+    @abstractmethod
+    def _read(self, index: int) -> Row:
+        """Row ``index`` (0 <= index < length) as a tuple of arrays."""
+
+    def _by_index(self) -> bool:
+        return True
+
+    def _fetch(self, index: int) -> Row:
+        size = self._length()
+        if not 0 <= index < size:
+            raise IndexError(f"{type(self).__name__}: sampler gave row index {index}, but the "
+                             f"source has {size} rows")
+        return self._read(index)
+
+    def _class_rows(self, column: str) -> dict[Any, np.ndarray]:
+        """The row indices of each value of a scalar ``column`` (PKSampler's classes)."""
+        where = type(self).__name__
+        index = check_present([column], self._columns(), where, "PKSampler's class_column")[0]
+        cells = [self._read(i)[index] for i in range(self._length())]
+        shapes = {cell.shape for cell in cells if cell.size != 1}
+        if shapes:
+            raise ValueError(f"{where}: PKSampler's class_column {column!r} needs one value per "
+                             f"row, but rows have shapes {sorted(shapes)}")
+        values = np.array([cell.item() for cell in cells])
+        return {label.item(): np.flatnonzero(values == label) for label in np.unique(values)}
+
+    def _rows(self, run: _Run) -> Iterator[Row]:
+        indices = self._sampler._indices_for(self, run.spawn())
+        return _ordered_map(self._fetch, indices.tolist(), self._workers)
+
+    def _known_size(self) -> int | None:
+        return self._sampler._count_for(self)
+
+
+class GeneratorDataset(MappableDataset):
     """A dataset whose rows come from ``source``, as ``mindspore.dataset.GeneratorDataset``.
 
     ``source`` is one of: random-accessible (``__getitem__`` and ``__len__``; ``source[i]`` is a
     row), iterable (``iter(source)`` is taken each epoch) or a callable returning an iterator (a
     generator function, called each epoch). A row is a tuple or list of column values (arrays,
     numbers, strings, Tensors) or one value for a single column; each becomes a NumPy array of
-    its own (Python ints Int64, floats Float64). ``column_types`` (ember dtypes) are checked,
-    not cast.
+    its own (Python ints Int64, floats Float64). ``column_types`` (ember dtypes, None for any)
+    are checked, not cast. A one-shot iterator (a generator object) gives one epoch only: pass
+    the generator function instead; a later epoch, or ``get_dataset_size``, raises
+    RuntimeError rather than reading nothing.
 
-    Only a random-accessible source takes ``shuffle=True`` (its default: shuffled), ``sampler`` (an
-    iterable of row indices, read each epoch) and ``num_shards``/``shard_id`` (shard ``k`` gets
-    rows ``k, k + num_shards, ...`` of the possibly shuffled order, ``ceil(n / num_shards)`` of
-    them, wrapping around so all shards are equal, as MindSpore's DistributedSampler); set the same
-    seed on every process so shuffled shards split one order. ``num_samples`` caps the rows (per
-    shard). ``num_parallel_workers`` > 1 reads a random-accessible source on a thread pool.
+    Only a random-accessible source takes ``shuffle`` (default: shuffled), ``sampler`` (a sampler
+    of ``ember.dataset.samplers`` or an iterable of row indices, read each epoch) and
+    ``num_shards``/``shard_id`` (a DistributedSampler: shard ``k`` gets rows ``k, k + num_shards,
+    ...`` of the possibly shuffled order, ``ceil(n / num_shards)`` of them, wrapping around); set
+    the same seed on every process so shuffled shards split one order. ``num_samples`` caps the
+    rows (per shard; shuffled, they are drawn with replacement, as in MindSpore).
+    ``num_parallel_workers`` > 1 reads a random-accessible source on a thread pool (also with
+    ``python_multiprocessing``, which asks MindSpore for processes; ``max_rowsize`` is checked
+    only).
     """
 
     def __init__(self, source: Any, column_names: str | list[str],
-                 column_types: list[mstype.Type] | None = None, num_samples: int | None = None,
-                 num_parallel_workers: int = 1, shuffle: bool | None = None,
-                 sampler: Any = None, num_shards: int | None = None,
-                 shard_id: int | None = None) -> None:
-        super().__init__()
+                 column_types: list[mstype.Type] | None = None, schema: None = None,
+                 num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, sampler: Any = None,
+                 num_shards: int | None = None, shard_id: int | None = None,
+                 python_multiprocessing: bool = True, max_rowsize: int = 6) -> None:
         where = self._where = type(self).__name__
+        if schema is not None:
+            raise ValueError(f"{where}: schema (a Schema or its JSON file) is not supported; give "
+                             "column_names and column_types instead")
+        check_process_options(python_multiprocessing, max_rowsize, where)
         self._source = source
         self._names = check_names(column_names, where, "column_names")
         self._types = self._check_types(column_types)
@@ -54,12 +127,8 @@ class GeneratorDataset(Dataset):
         if num_samples is not None:
             check_int(num_samples, where, "num_samples", minimum=1)
         self._num_samples = num_samples
-        self._workers = check_workers(num_parallel_workers, where)
-        if shuffle is not None:
-            check_bool(shuffle, where, "shuffle")
-        self._shuffle = shuffle
-        self._sampler = sampler
-        self._shards = self._check_shards(num_shards, shard_id)
+        self._one_shot = not self._random_access and _is_one_shot(source)
+        self._used = False
         if not self._random_access:
             for name, value in (("shuffle", shuffle or None), ("sampler", sampler),
                                 ("num_shards", num_shards)):
@@ -67,41 +136,26 @@ class GeneratorDataset(Dataset):
                     raise ValueError(f"{where}: {name} needs a random-accessible source "
                                      f"(__getitem__ and __len__), but {type(source).__name__} "
                                      "is not")
-        if sampler is not None:
-            if not hasattr(sampler, "__iter__"):
-                raise TypeError(f"{where}: sampler must be an iterable of row indices, but got "
-                                f"{type(sampler).__name__}")
-            given = {"shuffle": shuffle, "num_samples": num_samples, "num_shards": num_shards}
-            conflicts = [name for name, value in given.items() if value is not None]
-            if conflicts:
-                raise ValueError(f"{where}: sampler decides the rows alone; do not also give "
-                                 f"{conflicts}")
+            shuffle = False
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards,
+                         shard_id)
+        if self._one_shot:
+            warnings.warn(f"{where}: source is a one-shot iterator ({type(source).__name__}), "
+                          "good for one epoch only; pass a callable that returns a new "
+                          "iterator (the generator function) or a re-iterable source",
+                          stacklevel=2)
 
-    def _check_types(self, column_types: Any) -> list[np.dtype] | None:
+    def _check_types(self, column_types: Any) -> list[np.dtype | None] | None:
         if column_types is None:
             return None
         if (not isinstance(column_types, list | tuple)
-                or not all(isinstance(t, mstype.Type) for t in column_types)):
+                or not all(t is None or isinstance(t, mstype.Type) for t in column_types)):
             raise TypeError(f"{self._where}: column_types must be a list of ember dtypes such as "
-                            f"ember.float32, but got {column_types!r}")
+                            f"ember.float32 (None: any), but got {column_types!r}")
         if len(column_types) != len(self._names):
             raise ValueError(f"{self._where}: column_types has {len(column_types)} entries but "
                              f"column_names has {len(self._names)}")
-        return [t.np_dtype for t in column_types]
-
-    def _check_shards(self, num_shards: Any, shard_id: Any) -> tuple[int, int] | None:
-        where = self._where
-        if num_shards is None and shard_id is None:
-            return None
-        if num_shards is None or shard_id is None:
-            raise ValueError(f"{where}: num_shards and shard_id go together, but got "
-                             f"num_shards={num_shards!r}, shard_id={shard_id!r}")
-        check_int(num_shards, where, "num_shards", minimum=1)
-        check_int(shard_id, where, "shard_id", minimum=0)
-        if shard_id >= num_shards:
-            raise ValueError(f"{where}: shard_id must be in [0, num_shards={num_shards}), but got "
-                             f"{shard_id}")
-        return num_shards, shard_id
+        return [None if t is None else t.np_dtype for t in column_types]
 
     def _columns(self) -> list[str]:
         return list(self._names)
@@ -120,35 +174,31 @@ class GeneratorDataset(Dataset):
                              f"column_names has {len(self._names)}: {self._names}")
         if self._types is not None:
             for array, expected, name in zip(row, self._types, self._names):
-                if array.dtype != expected:
+                if expected is not None and array.dtype != expected:
                     raise TypeError(f"{where}: column {name!r} holds {array.dtype}, but "
                                     f"column_types says {mstype.from_numpy(expected)}")
         return row
 
-    def _order(self, run: _Run) -> list[int]:
-        """The row indices of one epoch of a random-accessible source."""
-        if self._sampler is not None:
-            return [operator.index(i) for i in self._sampler]
-        n = len(self._source)
-        order = run.spawn().permutation(n) if self._shuffle is not False else np.arange(n)
-        if self._shards is not None and n:
-            num_shards, shard_id = self._shards
-            order = order[(np.arange(math.ceil(n / num_shards)) * num_shards + shard_id) % n]
-        if self._num_samples is not None:
-            order = order[:self._num_samples]
-        return order.tolist()
+    def _by_index(self) -> bool:
+        return self._random_access
 
-    def _fetch(self, index: int) -> Row:
-        size = len(self._source)
-        if not 0 <= index < size:
-            raise IndexError(f"{self._where}: sampler gave row index {index}, but the source has "
-                             f"{size} rows")
+    def _length(self) -> int:
+        return len(self._source)
+
+    def _read(self, index: int) -> Row:
         return self._row(self._source[index])
 
     def _rows(self, run: _Run) -> Iterator[Row]:
         if self._random_access:
-            yield from _ordered_map(self._fetch, self._order(run), self._workers)
+            yield from super()._rows(run)
             return
+        if self._one_shot:
+            if self._used:
+                raise RuntimeError(f"{self._where}: the source, a one-shot iterator "
+                                   f"({type(self._source).__name__}), was used up by an earlier "
+                                   "epoch; pass the generator function or a re-iterable source "
+                                   "to read more than one epoch")
+            self._used = True
         if hasattr(self._source, "__iter__"):
             values = iter(self._source)
         else:
@@ -163,16 +213,20 @@ class GeneratorDataset(Dataset):
 
     def _known_size(self) -> int | None:
         if self._random_access:
-            if self._sampler is not None:
-                return len(self._sampler) if hasattr(self._sampler, "__len__") else None
-            size = len(self._source)
-            if self._shards is not None and size:
-                size = math.ceil(size / self._shards[0])
-        elif hasattr(self._source, "__len__"):
-            size = len(self._source)
-        else:
+            return super()._known_size()
+        if self._one_shot:
+            raise RuntimeError(f"{self._where}: the size of a one-shot iterator source "
+                               f"({type(self._source).__name__}) is unknown: counting would "
+                               "use it up; pass the generator function or a source with __len__")
+        if not hasattr(self._source, "__len__"):
             return None
+        size = len(self._source)
         return size if self._num_samples is None else min(size, self._num_samples)
+
+
+def _is_one_shot(source: Any) -> bool:
+    """Whether ``source`` is an iterator that is its own iterable (read once, then empty)."""
+    return hasattr(source, "__next__") and iter(source) is source
 
 
 class _Slices:
@@ -200,7 +254,7 @@ class NumpySlicesDataset(GeneratorDataset):
     """
 
     def __init__(self, data: Any, column_names: str | list[str] | None = None,
-                 num_samples: int | None = None, num_parallel_workers: int = 1,
+                 num_samples: int | None = None, num_parallel_workers: int | None = None,
                  shuffle: bool | None = None, sampler: Any = None,
                  num_shards: int | None = None, shard_id: int | None = None) -> None:
         where = type(self).__name__
@@ -221,6 +275,8 @@ class NumpySlicesDataset(GeneratorDataset):
         if not items:
             raise ValueError(f"{where}: data has no columns")
         columns = [self._column(item, name, where) for item, name in zip(items, names)]
+        if not len(columns[0]):
+            raise ValueError(f"{where}: data must have rows, but column {names[0]!r} is empty")
         lengths = {name: len(column) for name, column in zip(names, columns)}
         if len(set(lengths.values())) > 1:
             raise ValueError(f"{where}: every column needs the same number of rows, but got "

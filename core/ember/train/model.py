@@ -182,6 +182,9 @@ class Model:
         self._warn_sink(dataset_sink_mode)
         callback = _callbacks(callbacks)
         batch_num = train_dataset.get_dataset_size()
+        if batch_num == 0:
+            raise ValueError("Model.train: there is no valid data in the dataset (its size is "
+                             "0), please check the dataset first")
         params = CallbackParams(
             train_network=self._train_network, epoch_num=epoch, batch_num=batch_num,
             mode="train", loss_fn=self._loss_fn, optimizer=self._optimizer,
