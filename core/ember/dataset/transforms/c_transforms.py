@@ -1,0 +1,225 @@
+"""Transforms of any column, as ``mindspore.dataset.transforms.c_transforms``: type casts,
+one-hot labels, slicing, padding, masks, and the combinators ``Compose``, ``RandomApply`` and
+``RandomChoice``. Each works eagerly on NumPy arrays and in ``Dataset.map``."""
+
+from __future__ import annotations
+
+import numbers
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+from ember.common import dtype as mstype
+from ember.dataset.transforms._base import (
+    Compose,
+    RandomApply,
+    RandomChoice,
+    TensorOperation,
+    check_number,
+)
+
+
+def _np_dtype(data_type: Any, where: str) -> np.dtype:
+    if isinstance(data_type, mstype.Type):
+        return data_type.np_dtype
+    raise TypeError(f"{where}: data_type must be an ember dtype such as ember.int32, but got "
+                    f"{data_type!r}")
+
+
+def _scalar_or_vector(array: np.ndarray, where: str) -> None:
+    if array.ndim > 1:
+        raise RuntimeError(f"{where}: the input must be a scalar or 1-D, but got shape "
+                           f"{array.shape}")
+
+
+class OneHot(TensorOperation):
+    """Labels as one-hot vectors of ``num_classes`` (a scalar label gives shape
+    ``(num_classes,)``, a 1-D one ``(n, num_classes)``), in the labels' dtype."""
+
+    def __init__(self, num_classes: int) -> None:
+        self.num_classes = check_number(num_classes, "OneHot", "num_classes", 0, integer=True,
+                                        low_open=True)
+
+    def _apply(self, label: np.ndarray) -> np.ndarray:
+        _scalar_or_vector(label, "OneHot")
+        if label.dtype.kind not in "iu":
+            raise RuntimeError(f"OneHot: labels must be integers, but got {label.dtype}")
+        bad = label[(label < 0) | (label >= self.num_classes)]
+        if bad.size:
+            raise RuntimeError(f"OneHot: labels must be in [0, num_classes={self.num_classes}), "
+                               f"but got {bad.tolist()}")
+        return np.eye(self.num_classes, dtype=label.dtype)[label]
+
+
+class Fill(TensorOperation):
+    """An array of the input's shape and dtype filled with ``fill_value``."""
+
+    def __init__(self, fill_value: Any) -> None:
+        if not isinstance(fill_value, numbers.Number | str | bytes | np.generic):
+            raise TypeError(f"Fill: fill_value must be a number or a str, but got "
+                            f"{type(fill_value).__name__} {fill_value!r}")
+        self.fill_value = fill_value
+
+    def _apply(self, array: np.ndarray) -> np.ndarray:
+        if (array.dtype.kind in "US") != isinstance(self.fill_value, str | bytes):
+            raise RuntimeError(f"Fill: fill_value {self.fill_value!r} does not fit an input of "
+                               f"dtype {array.dtype}")
+        if array.dtype.kind in "US":
+            return np.full(array.shape, self.fill_value)
+        return np.full(array.shape, self.fill_value, dtype=array.dtype)
+
+
+class TypeCast(TensorOperation):
+    """The input cast to ``data_type`` (an ember dtype), as NumPy's ``astype``."""
+
+    def __init__(self, data_type: mstype.Type) -> None:
+        self.data_type = data_type
+        self._dtype = _np_dtype(data_type, "TypeCast")
+
+    def _apply(self, array: np.ndarray) -> np.ndarray:
+        return array.astype(self._dtype)
+
+
+def _index(item: Any, size: int, where: str) -> np.ndarray:
+    """One ``Slice`` entry as the positions it picks along an axis of ``size``."""
+    if item is None or item is Ellipsis or item is True:
+        return np.arange(size)
+    if isinstance(item, slice):
+        return np.arange(size)[item]
+    items = [item] if isinstance(item, numbers.Integral) else item
+    if not isinstance(items, list | tuple) or not all(
+            isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in items):
+        raise TypeError(f"{where}: each slice must be an int, a list of int, a slice, None or "
+                        f"Ellipsis, but got {item!r}")
+    positions = np.array(items, dtype=np.int64)
+    if ((positions < -size) | (positions >= size)).any():
+        raise RuntimeError(f"{where}: index {items} out of range for an axis of {size}")
+    return positions % size if size else positions
+
+
+class Slice(TensorOperation):
+    """Positions picked along the leading axes, one entry per axis: an int (kept as an axis of
+    one), a list of int, a ``slice``, or None/Ellipsis (the whole axis)."""
+
+    def __init__(self, *slices: Any) -> None:
+        if not slices:
+            raise TypeError("Slice: needs at least one slice")
+        self.slices = slices
+
+    def _apply(self, array: np.ndarray) -> np.ndarray:
+        if array.ndim < len(self.slices):
+            raise RuntimeError(f"Slice: {len(self.slices)} slices for an input of shape "
+                               f"{array.shape}")
+        picks = [_index(item, array.shape[axis], "Slice") for axis, item in
+                 enumerate(self.slices)]
+        picks += [np.arange(n) for n in array.shape[len(picks):]]
+        return array[np.ix_(*picks)]
+
+
+class Relational(IntEnum):
+    """The comparisons of ``Mask``."""
+
+    EQ = 0
+    NE = 1
+    GT = 2
+    GE = 3
+    LT = 4
+    LE = 5
+
+
+_COMPARE = {Relational.EQ: np.equal, Relational.NE: np.not_equal, Relational.GT: np.greater,
+            Relational.GE: np.greater_equal, Relational.LT: np.less, Relational.LE: np.less_equal}
+
+
+class Mask(TensorOperation):
+    """``input <operator> constant`` elementwise, as ``dtype`` (default bool)."""
+
+    def __init__(self, operator: Relational, constant: Any, dtype: mstype.Type = mstype.bool_
+                 ) -> None:
+        if not isinstance(operator, Relational):
+            raise TypeError(f"Mask: operator must be a Relational such as Relational.EQ, but got "
+                            f"{operator!r}")
+        if not isinstance(constant, numbers.Number | str | bytes):
+            raise TypeError(f"Mask: constant must be a number or a str, but got {constant!r}")
+        self.operator, self.constant, self.dtype = operator, constant, dtype
+        self._dtype = _np_dtype(dtype, "Mask")
+
+    def _apply(self, array: np.ndarray) -> np.ndarray:
+        return _COMPARE[self.operator](array, self.constant).astype(self._dtype)
+
+
+class PadEnd(TensorOperation):
+    """The input padded at the end of each axis with ``pad_value`` (0, or "" for strings) to
+    ``pad_shape``; an axis longer than asked is cut, a None entry keeps the axis."""
+
+    def __init__(self, pad_shape: list, pad_value: Any = None) -> None:
+        if not isinstance(pad_shape, list | tuple) or not all(
+                n is None or (isinstance(n, int) and n > 0) for n in pad_shape):
+            raise TypeError(f"PadEnd: pad_shape must be a list of positive int or None, but got "
+                            f"{pad_shape!r}")
+        self.pad_shape, self.pad_value = list(pad_shape), pad_value
+
+    def _apply(self, array: np.ndarray) -> np.ndarray:
+        if array.ndim != len(self.pad_shape):
+            raise RuntimeError(f"PadEnd: pad_shape {self.pad_shape} does not match the input's "
+                               f"rank {array.ndim}")
+        shape = [n if want is None else want for n, want in zip(array.shape, self.pad_shape)]
+        value = self.pad_value if self.pad_value is not None else (
+            "" if array.dtype.kind in "US" else 0)
+        out = np.full(shape, value, dtype=array.dtype if array.dtype.kind not in "US" else None)
+        common = tuple(slice(0, min(a, b)) for a, b in zip(array.shape, shape))
+        out[common] = array[common]
+        return out
+
+
+class Concatenate(TensorOperation):
+    """``prepend``, the 1-D input and ``append`` joined along ``axis`` (0 or -1)."""
+
+    def __init__(self, axis: int = 0, prepend: Any = None, append: Any = None) -> None:
+        if axis not in (0, -1) or isinstance(axis, bool):
+            raise ValueError(f"Concatenate: axis must be 0 or -1, but got {axis!r}")
+        self.axis = axis
+        self.prepend = None if prepend is None else np.asarray(prepend)
+        self.append = None if append is None else np.asarray(append)
+        for name, value in (("prepend", self.prepend), ("append", self.append)):
+            if value is not None and value.ndim != 1:
+                raise ValueError(f"Concatenate: {name} must be 1-D, but got shape {value.shape}")
+
+    def _apply(self, array: np.ndarray) -> np.ndarray:
+        if array.ndim != 1:
+            raise RuntimeError(f"Concatenate: the input must be 1-D, but got shape {array.shape}")
+        parts = [p for p in (self.prepend, array, self.append) if p is not None]
+        kinds = {p.dtype.kind in "US" for p in parts}
+        if len(kinds) > 1:
+            raise RuntimeError("Concatenate: prepend and append must be strings exactly when the "
+                               "input is")
+        return np.concatenate(parts).astype(array.dtype if array.dtype.kind not in "US" else
+                                            np.result_type(*parts))
+
+
+class Duplicate(TensorOperation):
+    """Two columns: the input and a copy of it."""
+
+    def _apply(self, array: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return array, array.copy()
+
+
+class Unique(TensorOperation):
+    """Three columns for a 1-D input: its distinct values in order of first appearance, each
+    input element's position among them (int32), and how often each appears (int32)."""
+
+    def _apply(self, array: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if array.ndim != 1:
+            raise RuntimeError(f"Unique: the input must be 1-D, but got shape {array.shape}")
+        values, first, inverse, counts = np.unique(array, return_index=True, return_inverse=True,
+                                                   return_counts=True)
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        return (values[order], rank[inverse].astype(np.int32),
+                counts[order].astype(np.int32))
+
+
+__all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd",
+           "RandomApply", "RandomChoice", "Relational", "Slice", "TypeCast", "Unique"]

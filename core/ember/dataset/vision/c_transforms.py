@@ -1,0 +1,423 @@
+"""Image transforms on NumPy arrays ``<H, W>`` or ``<H, W, C>``, as
+``mindspore.dataset.vision.c_transforms`` (which runs OpenCV in C++): decoding, resizing,
+cropping, flipping, padding, colour jitter and normalization. Each is called eagerly on an
+array (``Resize((2, 2))(image)``) or given to ``Dataset.map``; random ones draw from a
+generator seeded by ``ds.config.set_seed`` when they are created."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ember.dataset.transforms._base import (
+    RandomOperation,
+    TensorOperation,
+    check_number,
+    check_prob,
+    check_sequence,
+)
+from ember.dataset.vision import _image
+from ember.dataset.vision.utils import Border, Inter
+
+
+# -- argument checks -------------------------------------------------------------------------
+def check_size(size: Any, where: str) -> tuple[int, int]:
+    """An int (a square) or ``(height, width)`` of positive ints."""
+    values = [size] if isinstance(size, int) else check_sequence(size, where, "size", (1, 2))
+    for value in values:
+        check_number(value, where, "size", 1, integer=True)
+    return (values[0], values[0]) if len(values) == 1 else (values[0], values[1])
+
+
+def check_range(value: Any, where: str, name: str, low: float, high: float | None,
+                center: float) -> tuple[float, float]:
+    """A jitter range: ``(min, max)`` within ``[low, high]``, or one number ``v`` meaning
+    ``[max(low, center - v), center + v]``."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        check_number(value, where, name, 0, None if high is None else high - center)
+        return max(low, center - value), center + value
+    lo, hi = check_sequence(value, where, name, (2,))
+    check_number(lo, where, name, low, high)
+    check_number(hi, where, name, low, high)
+    if lo > hi:
+        raise ValueError(f"{where}: {name} must be (min, max) with min <= max, but got {value}")
+    return float(lo), float(hi)
+
+
+def _interpolation(mode: Any, where: str, accepted: Sequence[Inter]) -> Inter:
+    if not isinstance(mode, Inter) or mode not in accepted:
+        names = ", ".join(f"Inter.{m.name}" for m in accepted)
+        raise (ValueError if isinstance(mode, Inter) else TypeError)(
+            f"{where}: interpolation must be one of {names}, but got {mode!r}")
+    return mode
+
+
+_C_MODES = (Inter.NEAREST, Inter.LINEAR, Inter.CUBIC, Inter.AREA, Inter.PILCUBIC)
+
+
+def _padding(padding: Any, where: str) -> tuple[int, int, int, int]:
+    """``(top, bottom, left, right)`` from an int (every side), ``(left/right, top/bottom)`` or
+    ``(left, top, right, bottom)``."""
+    values = [padding] if isinstance(padding, int) else check_sequence(padding, where,
+                                                                       "padding", (2, 4))
+    for value in values:
+        check_number(value, where, "padding", 0, integer=True)
+    if len(values) == 1:
+        return (values[0],) * 4
+    if len(values) == 2:
+        return values[1], values[1], values[0], values[0]
+    left, top, right, bottom = values
+    return top, bottom, left, right
+
+
+def _fill(fill_value: Any, where: str) -> int | tuple:
+    values = [fill_value] if isinstance(fill_value, int) else check_sequence(
+        fill_value, where, "fill_value", (3,))
+    for value in values:
+        check_number(value, where, "fill_value", 0, 255, integer=True)
+    return fill_value if isinstance(fill_value, int) else tuple(values)
+
+
+def _border(mode: Any, where: str) -> Border:
+    if not isinstance(mode, Border):
+        raise TypeError(f"{where}: padding_mode must be a Border (CONSTANT, EDGE, REFLECT, "
+                        f"SYMMETRIC), but got {mode!r}")
+    return mode
+
+
+# -- decoding and conversion -----------------------------------------------------------------
+def decode(data: np.ndarray, where: str) -> Any:
+    """A PIL image in RGB from the bytes of an encoded image (a 1-D uint8 array)."""
+    pil = _image.import_pil(where)
+    if data.dtype != np.uint8 or data.ndim != 1:
+        raise RuntimeError(f"{where}: the input must be the bytes of an encoded image (a 1-D "
+                           f"uint8 array), but got {data.dtype} of shape {data.shape}")
+    try:
+        with pil.Image.open(io.BytesIO(data.tobytes())) as image:
+            return image.convert("RGB")
+    except (pil.UnidentifiedImageError, OSError) as exc:
+        raise RuntimeError(f"{where}: cannot decode the image: {exc}") from exc
+
+
+class Decode(TensorOperation):
+    """An encoded image (JPEG, PNG, BMP, ...: a 1-D uint8 array of its bytes) as a uint8
+    ``<H, W, 3>`` array, RGB (BGR with ``rgb=False``). Decoded by Pillow."""
+
+    def __init__(self, rgb: bool = True) -> None:
+        if not isinstance(rgb, bool):
+            raise TypeError(f"Decode: rgb must be a bool, but got {rgb!r}")
+        self.rgb = rgb
+
+    def _apply(self, data: np.ndarray) -> np.ndarray:
+        image = np.asarray(decode(data, "Decode"))
+        return image if self.rgb else image[..., ::-1].copy()
+
+
+class HWC2CHW(TensorOperation):
+    """``<H, W, C>`` transposed to ``<C, H, W>``; an ``<H, W>`` image is returned as it is."""
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        if image.ndim not in (2, 3):
+            raise RuntimeError(f"HWC2CHW: the input must be <H, W> or <H, W, C>, but got shape "
+                               f"{image.shape}")
+        return image if image.ndim == 2 else np.ascontiguousarray(image.transpose(2, 0, 1))
+
+
+class Rescale(TensorOperation):
+    """``image * rescale + shift`` as float32."""
+
+    def __init__(self, rescale: float, shift: float) -> None:
+        self.rescale = check_number(rescale, "Rescale", "rescale")
+        self.shift = check_number(shift, "Rescale", "shift")
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        if image.dtype.kind not in "buif":
+            raise RuntimeError(f"Rescale: the input must hold numbers, but got {image.dtype}")
+        return image.astype(np.float32) * np.float32(self.rescale) + np.float32(self.shift)
+
+
+class Normalize(TensorOperation):
+    """``(image - mean) / std`` per channel of an ``<H, W, C>`` image, as float32; ``mean`` and
+    ``std`` (one value per channel, or one for all) are on the image's scale (0-255 for uint8)."""
+
+    def __init__(self, mean: Sequence[float], std: Sequence[float]) -> None:
+        where = "Normalize"
+        mean = check_sequence(mean, where, "mean", (1, 3))
+        std = check_sequence(std, where, "std", (1, 3))
+        if len(mean) != len(std):
+            raise ValueError(f"{where}: mean and std must have the same length, but got {mean} "
+                             f"and {std}")
+        for m, s in zip(mean, std):
+            check_number(m, where, "mean", 0, 255)
+            check_number(s, where, "std", 0, 255, low_open=True)
+        self.mean, self.std = mean, std
+        self._mean = np.array(mean, np.float32)
+        self._std = np.array(std, np.float32)
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        _image.check_image(image, "Normalize", (1, len(self.mean)) if len(self.mean) > 1
+                           else None)
+        channels = 1 if image.ndim == 2 else image.shape[2]
+        if len(self.mean) > 1 and channels != len(self.mean):
+            raise RuntimeError(f"Normalize: {len(self.mean)} means for an image of {channels} "
+                               "channel(s)")
+        mean, std = ((self._mean, self._std) if image.ndim == 3 or len(self.mean) == 1
+                     else (self._mean[:1], self._std[:1]))
+        return (image.astype(np.float32) - mean) / std
+
+
+class NormalizePad(Normalize):
+    """``Normalize``, then a fourth channel of zeros (``<H, W, 4>``) in ``dtype`` ("float32" or
+    "float16")."""
+
+    def __init__(self, mean: Sequence[float], std: Sequence[float], dtype: str = "float32"
+                 ) -> None:
+        super().__init__(mean, std)
+        if dtype not in ("float32", "float16"):
+            raise ValueError(f"NormalizePad: dtype must be 'float32' or 'float16', but got "
+                             f"{dtype!r}")
+        self.dtype = dtype
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        out = super()._apply(image)
+        out = out[..., None] if out.ndim == 2 else out
+        zeros = np.zeros(out.shape[:2] + (1,), np.float32)
+        return np.concatenate([out, zeros], axis=2).astype(self.dtype)
+
+
+class Invert(TensorOperation):
+    """``255 - image`` for a uint8 image."""
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        _image.check_image(image, "Invert")
+        if image.dtype != np.uint8:
+            raise RuntimeError(f"Invert: the image must be uint8, but got {image.dtype}")
+        return 255 - image
+
+
+# -- geometry --------------------------------------------------------------------------------
+class Resize(TensorOperation):
+    """The image resized to ``size`` (``(height, width)``; an int makes the shorter side that
+    long and keeps the aspect ratio) with ``interpolation`` (OpenCV's rules, see
+    ``ember.dataset.vision._image``), in the image's dtype."""
+
+    def __init__(self, size: int | Sequence[int], interpolation: Inter = Inter.LINEAR) -> None:
+        where = type(self).__name__
+        check_size(size, where)
+        self.size = size
+        self.interpolation = _interpolation(interpolation, where, _C_MODES)
+
+    def _target(self, image: np.ndarray) -> tuple[int, int]:
+        if isinstance(self.size, int):
+            return _image.shorter_side(image.shape[0], image.shape[1], self.size)
+        return self.size[0], self.size[1]
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        _image.check_image(image, type(self).__name__)
+        return _image.resize(image, *self._target(image), self.interpolation)
+
+
+class RandomResize(RandomOperation, Resize):
+    """``Resize`` with an interpolation drawn for each image from NEAREST, LINEAR, CUBIC and
+    AREA."""
+
+    def __init__(self, size: int | Sequence[int]) -> None:
+        Resize.__init__(self, size)
+        RandomOperation.__init__(self)
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        _image.check_image(image, "RandomResize")
+        mode = _C_MODES[int(self._rng.integers(4))]
+        return _image.resize(image, *self._target(image), mode)
+
+
+class Crop(TensorOperation):
+    """The region of ``size`` whose top-left corner is ``coordinates`` ``(top, left)``."""
+
+    def __init__(self, coordinates: Sequence[int], size: int | Sequence[int]) -> None:
+        self.coordinates = check_sequence(coordinates, "Crop", "coordinates", (2,))
+        for value in self.coordinates:
+            check_number(value, "Crop", "coordinates", 0, integer=True)
+        self.size = check_size(size, "Crop")
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        _image.check_image(image, "Crop")
+        (top, left), (h, w) = self.coordinates, self.size
+        if top + h > image.shape[0] or left + w > image.shape[1]:
+            raise RuntimeError(f"Crop: the region at {(top, left)} of size {(h, w)} exceeds the "
+                               f"image of shape {image.shape}")
+        return _image.crop(image, top, left, h, w)
+
+
+class CenterCrop(TensorOperation):
+    """The centred region of ``size`` (top-left at ``((H - h) // 2, (W - w) // 2)``); an image
+    smaller than it is first padded with zeros around."""
+
+    def __init__(self, size: int | Sequence[int]) -> None:
+        self.size = check_size(size, "CenterCrop")
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        _image.check_image(image, "CenterCrop")
+        (h, w), (height, width) = self.size, image.shape[:2]
+        pad_h, pad_w = max(h - height, 0), max(w - width, 0)
+        if pad_h or pad_w:
+            image = _image.pad(image, pad_h // 2, pad_h - pad_h // 2, pad_w // 2,
+                               pad_w - pad_w // 2, Border.CONSTANT)
+        return _image.crop(image, (image.shape[0] - h) // 2, (image.shape[1] - w) // 2, h, w)
+
+
+class Pad(TensorOperation):
+    """The image padded by ``padding`` (an int for every side, ``(left/right, top/bottom)`` or
+    ``(left, top, right, bottom)``), filled as ``padding_mode`` says (``fill_value``, an int or
+    one per RGB channel, for ``Border.CONSTANT``)."""
+
+    def __init__(self, padding: int | Sequence[int], fill_value: int | tuple = 0,
+                 padding_mode: Border = Border.CONSTANT) -> None:
+        self.padding = padding
+        self._sides = _padding(padding, "Pad")
+        self.fill_value = _fill(fill_value, "Pad")
+        self.padding_mode = _border(padding_mode, "Pad")
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        _image.check_image(image, "Pad")
+        return _image.pad(image, *self._sides, self.padding_mode, self.fill_value)
+
+
+class RandomCrop(RandomOperation):
+    """A region of ``size`` at a uniformly random position, after padding by ``padding`` (as
+    ``Pad``) and, with ``pad_if_needed``, by the missing rows or columns on both sides."""
+
+    def __init__(self, size: int | Sequence[int], padding: int | Sequence[int] | None = None,
+                 pad_if_needed: bool = False, fill_value: int | tuple = 0,
+                 padding_mode: Border = Border.CONSTANT) -> None:
+        super().__init__()
+        where = "RandomCrop"
+        self.size = check_size(size, where)
+        self.padding = padding
+        self._sides = (0, 0, 0, 0) if padding is None else _padding(padding, where)
+        if not isinstance(pad_if_needed, bool):
+            raise TypeError(f"{where}: pad_if_needed must be a bool, but got {pad_if_needed!r}")
+        self.pad_if_needed = pad_if_needed
+        self.fill_value = _fill(fill_value, where)
+        self.padding_mode = _border(padding_mode, where)
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        _image.check_image(image, "RandomCrop")
+        if any(self._sides):
+            image = _image.pad(image, *self._sides, self.padding_mode, self.fill_value)
+        (h, w), (height, width) = self.size, image.shape[:2]
+        if self.pad_if_needed and (height < h or width < w):
+            dh, dw = max(h - height, 0), max(w - width, 0)
+            image = _image.pad(image, dh, dh, dw, dw, self.padding_mode, self.fill_value)
+            height, width = image.shape[:2]
+        if height < h or width < w:
+            raise RuntimeError(f"RandomCrop: crop size {(h, w)} is larger than the (padded) "
+                               f"image {(height, width)}; pass pad_if_needed=True to pad it")
+        top = int(self._rng.integers(height - h + 1))
+        left = int(self._rng.integers(width - w + 1))
+        return _image.crop(image, top, left, h, w)
+
+
+class _RandomFlip(RandomOperation):
+    _axis = 1
+
+    def __init__(self, prob: float = 0.5) -> None:
+        super().__init__()
+        self.prob = check_prob(prob, type(self).__name__)
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        _image.check_image(image, type(self).__name__)
+        if self._rng.random() < self.prob:
+            return np.flip(image, self._axis).copy()
+        return image
+
+
+class RandomHorizontalFlip(_RandomFlip):
+    """The image mirrored left to right with probability ``prob``."""
+
+
+class RandomVerticalFlip(_RandomFlip):
+    """The image mirrored top to bottom with probability ``prob``."""
+
+    _axis = 0
+
+
+class RandomResizedCrop(RandomOperation):
+    """A random region (area fraction in ``scale``, aspect ratio log-uniform in ``ratio``; the
+    centred crop after ``max_attempts`` misses) resized to ``size``."""
+
+    def __init__(self, size: int | Sequence[int], scale: Sequence[float] = (0.08, 1.0),
+                 ratio: Sequence[float] = (3 / 4, 4 / 3),
+                 interpolation: Inter = Inter.BILINEAR, max_attempts: int = 10) -> None:
+        super().__init__()
+        where = type(self).__name__
+        self.size = check_size(size, where)
+        self.scale = check_range(scale, where, "scale", 0.0, None, 0.0)
+        self.ratio = check_range(ratio, where, "ratio", 0.0, None, 0.0)
+        if self.ratio[0] <= 0:
+            raise ValueError(f"{where}: ratio must be positive, but got {ratio}")
+        self.interpolation = _interpolation(interpolation, where, _C_MODES)
+        self.max_attempts = check_number(max_attempts, where, "max_attempts", 1, integer=True)
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        _image.check_image(image, type(self).__name__)
+        top, left, h, w = _image.random_resized_box(self._rng, *image.shape[:2], self.scale,
+                                                    self.ratio, self.max_attempts)
+        return _image.resize(image[top:top + h, left:left + w], *self.size, self.interpolation)
+
+
+class RandomCropDecodeResize(RandomResizedCrop):
+    """``Decode`` then ``RandomResizedCrop``, on the bytes of an encoded image."""
+
+    def _apply(self, data: np.ndarray) -> np.ndarray:
+        return super()._apply(np.asarray(decode(data, "RandomCropDecodeResize")))
+
+
+# -- colour ----------------------------------------------------------------------------------
+class RandomColorAdjust(RandomOperation):
+    """Brightness, contrast, saturation and hue changed by factors drawn from their ranges, in
+    a random order (as MindSpore). Brightness blends with black, contrast with the mean grey
+    level, saturation with the grey image (Pillow's ``ImageEnhance`` rules); hue turns the HSV
+    hue by a fraction in [-0.5, 0.5]. A number ``v`` means ``[max(0, 1 - v), 1 + v]`` (hue:
+    ``[-v, v]``)."""
+
+    def __init__(self, brightness: Any = (1, 1), contrast: Any = (1, 1),
+                 saturation: Any = (1, 1), hue: Any = (0, 0)) -> None:
+        super().__init__()
+        where = "RandomColorAdjust"
+        self.brightness = check_range(brightness, where, "brightness", 0.0, None, 1.0)
+        self.contrast = check_range(contrast, where, "contrast", 0.0, None, 1.0)
+        self.saturation = check_range(saturation, where, "saturation", 0.0, None, 1.0)
+        self.hue = check_range(hue, where, "hue", -0.5, 0.5, 0.0)
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        _image.check_image(image, "RandomColorAdjust", (3,))
+        for k in self._rng.permutation(4):
+            name = ("brightness", "contrast", "saturation", "hue")[k]
+            low, high = getattr(self, name)
+            if low == high == (0.0 if name == "hue" else 1.0):
+                continue
+            image = adjust(image, name, float(self._rng.uniform(low, high)))
+        return image
+
+
+def adjust(image: np.ndarray, kind: str, factor: float) -> np.ndarray:
+    """One colour adjustment of an RGB image by ``factor``."""
+    if kind == "brightness":
+        return _image.blend(image, 0.0, factor)
+    if kind == "contrast":
+        return _image.blend(image, float(np.floor(_image.gray(image).mean() + 0.5)), factor)
+    if kind == "saturation":
+        grey = _image.gray(image)
+        grey = np.rint(grey) if image.dtype.kind in "iu" else grey
+        return _image.blend(image, grey[..., None], factor)
+    return _image.adjust_hue(image, factor)
+
+
+__all__ = ["CenterCrop", "Crop", "Decode", "HWC2CHW", "Invert", "Normalize", "NormalizePad",
+           "Pad", "RandomColorAdjust", "RandomCrop", "RandomCropDecodeResize",
+           "RandomHorizontalFlip", "RandomResize", "RandomResizedCrop", "RandomVerticalFlip",
+           "Rescale", "Resize"]
