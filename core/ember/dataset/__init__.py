@@ -2,7 +2,9 @@
 
 ``import ember.dataset as ds``; ``ds.NumpySlicesDataset(...)`` or ``ds.GeneratorDataset(...)``,
 then ``shuffle``, ``map``, ``batch``, ``repeat``, ... and ``create_tuple_iterator()`` or
-``create_dict_iterator()`` to read rows as ember Tensors.
+``create_dict_iterator()`` to read rows as ember Tensors. ``ImageFolderDataset`` reads images
+stored one folder per class; ``ember.dataset.vision``, ``.transforms`` and ``.text`` hold the
+transforms ``map`` applies.
 """
 
 from ember.dataset import config
@@ -20,10 +22,11 @@ from ember.dataset.engine import (
     TakeDataset,
     TupleIterator,
 )
+from ember.dataset.folder import ImageFolderDataset
 from ember.dataset.sources import GeneratorDataset, NumpySlicesDataset
 
 __all__ = [
     "BatchDataset", "BatchInfo", "Dataset", "DictIterator", "GeneratorDataset", "MapDataset",
-    "NumpySlicesDataset", "ProjectDataset", "RenameDataset", "RepeatDataset", "ShuffleDataset",
+    "ImageFolderDataset", "NumpySlicesDataset", "ProjectDataset", "RenameDataset", "RepeatDataset", "ShuffleDataset",
     "SkipDataset", "TakeDataset", "TupleIterator", "config",
 ]

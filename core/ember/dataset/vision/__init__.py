@@ -5,10 +5,10 @@ transforms."""
 
 from ember.dataset.vision import c_transforms, py_transforms
 from ember.dataset.vision.c_transforms import (
+    HWC2CHW,
     CenterCrop,
     Crop,
     Decode,
-    HWC2CHW,
     Invert,
     Normalize,
     NormalizePad,

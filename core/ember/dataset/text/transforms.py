@@ -1,0 +1,150 @@
+"""Text transforms on NumPy string arrays, as ``mindspore.dataset.text.transforms``."""
+
+from __future__ import annotations
+
+import re
+from abc import abstractmethod
+from typing import Any
+
+import numpy as np
+
+from ember.common import dtype as mstype
+from ember.dataset.text.utils import Vocab
+from ember.dataset.transforms._base import TensorOperation, check_number
+
+
+def _strings(array: np.ndarray, where: str) -> np.ndarray:
+    if array.dtype.kind == "S":
+        return np.char.decode(array, "utf-8")
+    if array.dtype.kind != "U":
+        raise RuntimeError(f"{where}: the input must hold strings, but got {array.dtype}")
+    return array
+
+
+class Lookup(TensorOperation):
+    """Each word as its id in ``vocab``; a word not in it gets ``unknown_token``'s id (an
+    error when ``unknown_token`` is None). The ids are ``data_type`` (int32)."""
+
+    def __init__(self, vocab: Vocab, unknown_token: str | None = None,
+                 data_type: mstype.Type = mstype.int32) -> None:
+        if not isinstance(vocab, Vocab):
+            raise TypeError(f"Lookup: vocab must be a Vocab, but got {type(vocab).__name__}")
+        self._unknown = None
+        if unknown_token is not None:
+            self._unknown = vocab.tokens_to_ids(unknown_token)
+            if self._unknown == -1:
+                raise ValueError(f"Lookup: unknown_token {unknown_token!r} is not in the vocab")
+        if not isinstance(data_type, mstype.Type) or data_type.np_dtype.kind not in "iu":
+            raise TypeError(f"Lookup: data_type must be an integer ember dtype, but got "
+                            f"{data_type!r}")
+        self.vocab, self.unknown_token, self.data_type = vocab, unknown_token, data_type
+
+    def _apply(self, words: np.ndarray) -> np.ndarray:
+        words = _strings(words, "Lookup")
+        ids = np.array(self.vocab.tokens_to_ids(words.reshape(-1).tolist()), dtype=np.int64)
+        if self._unknown is None and (ids == -1).any():
+            missing = sorted(set(words.reshape(-1)[ids == -1].tolist()))
+            raise RuntimeError(f"Lookup: words {missing[:10]} are not in the vocab and no "
+                               "unknown_token is given")
+        ids[ids == -1] = self._unknown if self._unknown is not None else 0
+        return ids.reshape(words.shape).astype(self.data_type.np_dtype)
+
+
+def _offsets(text: str, spans: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Character spans as UTF-8 byte offsets (uint32), as MindSpore reports them."""
+    starts = [len(text[:a].encode()) for a, _ in spans]
+    limits = [len(text[:b].encode()) for _, b in spans]
+    return np.array(starts, np.uint32), np.array(limits, np.uint32)
+
+
+class _Tokenizer(TensorOperation):
+    """Splits a scalar string into a 1-D array of tokens; ``with_offsets`` adds their UTF-8
+    byte start and limit offsets."""
+
+    def __init__(self, with_offsets: bool = False) -> None:
+        if not isinstance(with_offsets, bool):
+            raise TypeError(f"{type(self).__name__}: with_offsets must be a bool, but got "
+                            f"{with_offsets!r}")
+        self.with_offsets = with_offsets
+
+    def _apply(self, text: np.ndarray) -> Any:
+        where = type(self).__name__
+        text = _strings(text, where)
+        if text.ndim != 0:
+            raise RuntimeError(f"{where}: the input must be one string (a scalar), but got shape "
+                               f"{text.shape}")
+        value = str(text)
+        spans = self._spans(value)
+        tokens = np.array([value[a:b] for a, b in spans], dtype=str)
+        if not self.with_offsets:
+            return tokens
+        return (tokens, *_offsets(value, spans))
+
+    @abstractmethod
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        """The ``(start, stop)`` character positions of the tokens of ``text``."""
+
+
+class WhitespaceTokenizer(_Tokenizer):
+    """Tokens separated by whitespace."""
+
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        return [m.span() for m in re.finditer(r"\S+", text)]
+
+
+class UnicodeCharTokenizer(_Tokenizer):
+    """One token per Unicode character."""
+
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        return [(i, i + 1) for i in range(len(text))]
+
+
+class SlidingWindow(TensorOperation):
+    """Windows of ``width`` consecutive elements along ``axis`` of a 1-D input: shape
+    ``(n - width + 1, width)`` (empty when ``n < width``)."""
+
+    def __init__(self, width: int, axis: int = 0) -> None:
+        self.width = check_number(width, "SlidingWindow", "width", 1, integer=True)
+        if axis not in (0, -1):
+            raise ValueError(f"SlidingWindow: axis must be 0 or -1, but got {axis!r}")
+        self.axis = axis
+
+    def _apply(self, array: np.ndarray) -> np.ndarray:
+        if array.ndim != 1:
+            raise RuntimeError(f"SlidingWindow: the input must be 1-D, but got shape "
+                               f"{array.shape}")
+        if array.size < self.width:
+            return np.empty((0, self.width), dtype=array.dtype)
+        return np.lib.stride_tricks.sliding_window_view(array, self.width).copy()
+
+
+class ToNumber(TensorOperation):
+    """Strings parsed as numbers of ``data_type``; a string that is not one, or out of the
+    type's range, is an error."""
+
+    def __init__(self, data_type: mstype.Type) -> None:
+        if not isinstance(data_type, mstype.Type) or data_type.np_dtype.kind not in "iuf":
+            raise TypeError(f"ToNumber: data_type must be a numeric ember dtype, but got "
+                            f"{data_type!r}")
+        self.data_type = data_type
+
+    def _apply(self, strings: np.ndarray) -> np.ndarray:
+        strings = _strings(strings, "ToNumber")
+        dtype = self.data_type.np_dtype
+        parse = int if dtype.kind in "iu" else float
+        values = []
+        for s in strings.reshape(-1).tolist():
+            try:
+                values.append(parse(s))
+            except ValueError:
+                raise RuntimeError(f"ToNumber: {s!r} is not a number of {self.data_type}"
+                                   ) from None
+        if dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            bad = [v for v in values if not info.min <= v <= info.max]
+            if bad:
+                raise RuntimeError(f"ToNumber: {bad[:5]} out of the range of {self.data_type}")
+        return np.array(values, dtype=dtype).reshape(strings.shape)
+
+
+__all__ = ["Lookup", "SlidingWindow", "ToNumber", "UnicodeCharTokenizer", "WhitespaceTokenizer"]
