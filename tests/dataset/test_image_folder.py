@@ -6,17 +6,9 @@ import numpy as np
 import pytest
 
 import ember.dataset as ds
-from ember.dataset import config
 from ember.dataset.vision import c_transforms as C
 
 Image = pytest.importorskip("PIL.Image")
-
-
-@pytest.fixture(autouse=True)
-def _reset_dataset_seed():
-    yield
-    config._seed = None
-    config._generator = None
 
 
 @pytest.fixture

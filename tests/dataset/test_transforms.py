@@ -7,17 +7,10 @@ import pytest
 
 import ember
 import ember.dataset as ds
-from ember.dataset import config, text
+from ember.dataset import text
 from ember.dataset import transforms as T
 from ember.dataset.transforms import c_transforms as C
 from ember.dataset.transforms import py_transforms as P
-
-
-@pytest.fixture(autouse=True)
-def _reset_dataset_seed():
-    yield
-    config._seed = None
-    config._generator = None
 
 
 def test_one_hot_type_cast_fill_mask():

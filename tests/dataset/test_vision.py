@@ -16,20 +16,12 @@ import numpy as np
 import pytest
 
 import ember.dataset as ds
-from ember.dataset import config
 from ember.dataset.vision import Border, Inter
 from ember.dataset.vision import c_transforms as C
 from ember.dataset.vision import py_transforms as P
 
 Image = pytest.importorskip("PIL.Image")
 ImageEnhance = pytest.importorskip("PIL.ImageEnhance")
-
-
-@pytest.fixture(autouse=True)
-def _reset_dataset_seed():
-    yield
-    config._seed = None
-    config._generator = None
 
 
 def _image(h=5, w=7, c=3, seed=0):

@@ -27,6 +27,6 @@ from ember.dataset.sources import GeneratorDataset, NumpySlicesDataset
 
 __all__ = [
     "BatchDataset", "BatchInfo", "Dataset", "DictIterator", "GeneratorDataset", "MapDataset",
-    "ImageFolderDataset", "NumpySlicesDataset", "ProjectDataset", "RenameDataset", "RepeatDataset", "ShuffleDataset",
-    "SkipDataset", "TakeDataset", "TupleIterator", "config",
+    "ImageFolderDataset", "NumpySlicesDataset", "ProjectDataset", "RenameDataset",
+    "RepeatDataset", "ShuffleDataset", "SkipDataset", "TakeDataset", "TupleIterator", "config",
 ]
