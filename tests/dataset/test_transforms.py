@@ -28,7 +28,9 @@ def test_one_hot_type_cast_fill_mask():
     filled = C.Fill(7)(np.zeros((2, 2), np.uint8))
     assert filled.dtype == np.uint8 and filled.tolist() == [[7, 7], [7, 7]]
     assert C.Fill("x")(np.array(["a", "bc"])).tolist() == ["x", "x"]
-    with pytest.raises(RuntimeError, match="does not fit"):
+    assert C.Fill(-3)(np.zeros(2, np.uint8)).tolist() == [253, 253]   # NumPy's wrap-around
+    assert C.Fill("ab")(np.array([b"x"])).tolist() == [b"ab"]
+    with pytest.raises(RuntimeError, match="Types do not match"):
         C.Fill("x")(labels)
     mask = C.Mask(C.Relational.GE, 1, ember.int32)(labels)
     assert mask.dtype == np.int32 and mask.tolist() == [1, 0, 1]
@@ -39,7 +41,7 @@ def test_slice_pad_end_concatenate():
     np.testing.assert_array_equal(C.Slice(1)(x), x[[1]])
     np.testing.assert_array_equal(C.Slice([0, 2], slice(1, None, 2))(x), x[[0, 2]][:, 1::2])
     np.testing.assert_array_equal(C.Slice(None, -1)(x), x[:, [-1]])
-    with pytest.raises(RuntimeError, match="out of range"):
+    with pytest.raises(RuntimeError, match="Index 5 is out of bounds"):
         C.Slice(5)(x)
     np.testing.assert_array_equal(C.PadEnd([4, 2], -1)(x[:2, :3]),
                                   [[0, 1], [4, 5], [-1, -1], [-1, -1]])
@@ -81,9 +83,9 @@ def test_combinators_in_map_and_seeded():
                     input_columns="x", output_columns=["x", "y"])
     assert [r["y"].item() for r in data.create_dict_iterator(output_numpy=True)] == [0, 10,
                                                                                     20, 30]
-    with pytest.raises(TypeError, match="transforms must be a non-empty list"):
+    with pytest.raises(ValueError, match="op_list can not be empty"):
         C.Compose([])
-    with pytest.raises(ValueError, match=r"prob must be in \[0.0, 1.0\]"):
+    with pytest.raises(ValueError, match="Input prob is not within the required interval"):
         C.RandomApply([add_one], 1.5)
 
 
@@ -93,12 +95,12 @@ def test_vocab_builders_and_lookup():
     assert vocab.vocab() == {"<pad>": 0, "<unk>": 1, "home": 2, "behind": 3, "the": 4}
     last = text.Vocab.from_list(["a", "b"], ["<unk>"], special_first=False)
     assert last.vocab() == {"a": 0, "b": 1, "<unk>": 2}
-    with pytest.raises(ValueError, match="repeats"):
+    with pytest.raises(ValueError, match="contains duplicate"):
         text.Vocab.from_list(["a", "a"])
     lookup = text.Lookup(vocab, "<unk>")
     ids = lookup(np.array(["the", "home", "cat"]))
     assert ids.dtype == np.int32 and ids.tolist() == [4, 2, 1]
-    with pytest.raises(RuntimeError, match=r"\['cat'\] are not in the vocab"):
+    with pytest.raises(RuntimeError, match="token: \"cat\" doesn.t exist in vocab"):
         text.Lookup(vocab)(np.array(["cat"]))
     assert text.Vocab.from_dict({"x": 5}).tokens_to_ids(["x", "y"]) == [5, -1]
     sentences = ["b a c a", "c a b b", "d"]
@@ -130,7 +132,7 @@ def test_sliding_window_and_to_number():
     assert text.SlidingWindow(9)(x).shape == (0, 9)
     numbers = text.ToNumber(ember.float32)(np.array(["1.5", "-2", "3e2"]))
     assert numbers.dtype == np.float32 and numbers.tolist() == [1.5, -2.0, 300.0]
-    with pytest.raises(RuntimeError, match="out of the range of Int8"):
+    with pytest.raises(RuntimeError, match="String input 300 will be out of bounds if casted to int8"):
         text.ToNumber(ember.int8)(np.array(["300"]))
-    with pytest.raises(RuntimeError, match="'x1' is not a number"):
+    with pytest.raises(RuntimeError, match="It is invalid to convert x1"):
         text.ToNumber(ember.int32)(np.array(["x1"]))

@@ -29,24 +29,26 @@ class Lookup(TensorOperation):
                  data_type: mstype.Type = mstype.int32) -> None:
         if not isinstance(vocab, Vocab):
             raise TypeError(f"Lookup: vocab must be a Vocab, but got {type(vocab).__name__}")
-        self._unknown = None
-        if unknown_token is not None:
-            self._unknown = vocab.tokens_to_ids(unknown_token)
-            if self._unknown == -1:
-                raise ValueError(f"Lookup: unknown_token {unknown_token!r} is not in the vocab")
-        if not isinstance(data_type, mstype.Type) or data_type.np_dtype.kind not in "iu":
-            raise TypeError(f"Lookup: data_type must be an integer ember dtype, but got "
-                            f"{data_type!r}")
+        if unknown_token is not None and not isinstance(unknown_token, str):
+            raise TypeError(f"Lookup: unknown_token {unknown_token!r} is not of type str")
+        self._unknown = None if unknown_token is None else vocab.tokens_to_ids(unknown_token)
+        if self._unknown == -1:
+            raise ValueError(f"Lookup: unknown_token {unknown_token!r} doesn't exist in vocab.")
+        if not isinstance(data_type, mstype.Type) or data_type.np_dtype.kind not in "biuf":
+            raise TypeError(f"Lookup: data_type {data_type!r} is not of type ember dtype; it "
+                            "must be numeric including bool")
         self.vocab, self.unknown_token, self.data_type = vocab, unknown_token, data_type
 
     def _apply(self, words: np.ndarray) -> np.ndarray:
         words = _strings(words, "Lookup")
         ids = np.array(self.vocab.tokens_to_ids(words.reshape(-1).tolist()), dtype=np.int64)
-        if self._unknown is None and (ids == -1).any():
-            missing = sorted(set(words.reshape(-1)[ids == -1].tolist()))
-            raise RuntimeError(f"Lookup: words {missing[:10]} are not in the vocab and no "
-                               "unknown_token is given")
-        ids[ids == -1] = self._unknown if self._unknown is not None else 0
+        missing = ids == -1
+        if missing.any():
+            if self._unknown is None:
+                word = words.reshape(-1)[missing][0]
+                raise RuntimeError(f"Lookup: token: \"{word}\" doesn't exist in vocab and no "
+                                   "unknown token is specified.")
+            ids[missing] = self._unknown
         return ids.reshape(words.shape).astype(self.data_type.np_dtype)
 
 
@@ -105,6 +107,7 @@ class SlidingWindow(TensorOperation):
 
     def __init__(self, width: int, axis: int = 0) -> None:
         self.width = check_number(width, "SlidingWindow", "width", 1, integer=True)
+        check_number(axis, "SlidingWindow", "axis", integer=True)
         if axis not in (0, -1):
             raise ValueError(f"SlidingWindow: axis must be 0 or -1, but got {axis!r}")
         self.axis = axis
@@ -131,19 +134,19 @@ class ToNumber(TensorOperation):
     def _apply(self, strings: np.ndarray) -> np.ndarray:
         strings = _strings(strings, "ToNumber")
         dtype = self.data_type.np_dtype
-        parse = int if dtype.kind in "iu" else float
+        info = np.iinfo(dtype) if dtype.kind in "iu" else np.finfo(dtype)
         values = []
         for s in strings.reshape(-1).tolist():
             try:
-                values.append(parse(s))
+                value = int(s) if dtype.kind in "iu" else float(s)
             except ValueError:
-                raise RuntimeError(f"ToNumber: {s!r} is not a number of {self.data_type}"
-                                   ) from None
-        if dtype.kind in "iu":
-            info = np.iinfo(dtype)
-            bad = [v for v in values if not info.min <= v <= info.max]
-            if bad:
-                raise RuntimeError(f"ToNumber: {bad[:5]} out of the range of {self.data_type}")
+                raise RuntimeError(f"ToNumber: It is invalid to convert {s} to a number of "
+                                   f"{dtype}") from None
+            if not info.min <= value <= info.max:
+                raise RuntimeError(f"ToNumber: String input {s} will be out of bounds if casted "
+                                   f"to {dtype}: outside of valid {dtype} range, valid range "
+                                   f"is: [{info.min}, {info.max}]")
+            values.append(value)
         return np.array(values, dtype=dtype).reshape(strings.shape)
 
 

@@ -13,7 +13,7 @@ def _words(values: Any, where: str, name: str) -> list[str]:
         raise TypeError(f"{where}: {name} must be a list of str, but got {values!r}")
     repeated = sorted({w for w in values if values.count(w) > 1})
     if repeated:
-        raise ValueError(f"{where}: {name} repeats {repeated}")
+        raise ValueError(f"{where}: {name} contains duplicate words {repeated}")
     return list(values)
 
 
@@ -22,6 +22,9 @@ class Vocab:
     or ``from_dataset``."""
 
     def __init__(self, word_ids: dict[str, int]) -> None:
+        if not isinstance(word_ids, dict):
+            raise TypeError(f"Vocab: build one with Vocab.from_list, from_dict, from_file or "
+                            f"from_dataset; Vocab() takes a dict, but got {word_ids!r}")
         self._ids = word_ids
         self._words = {i: w for w, i in word_ids.items()}
 
@@ -34,7 +37,8 @@ class Vocab:
             raise TypeError(f"{where}: special_first must be a bool, but got {special_first!r}")
         clash = sorted(set(specials) & set(words))
         if clash:
-            raise ValueError(f"{where}: special_tokens {clash} are also words of the vocab")
+            raise ValueError(f"{where}: special_tokens and word_list contain duplicate words "
+                             f"{clash}")
         ordered = specials + words if special_first else words + specials
         return cls({w: i for i, w in enumerate(ordered)})
 
@@ -49,11 +53,16 @@ class Vocab:
     @classmethod
     def from_dict(cls, word_dict: dict[str, int]) -> Vocab:
         """The ids a dict gives (non-negative ints)."""
+        where = "Vocab.from_dict"
         if not isinstance(word_dict, dict) or not all(
-                isinstance(w, str) and isinstance(i, int) and not isinstance(i, bool) and i >= 0
+                isinstance(w, str) and isinstance(i, int) and not isinstance(i, bool)
                 for w, i in word_dict.items()):
-            raise TypeError(f"Vocab.from_dict: word_dict must be a dict from str to a "
-                            f"non-negative int, but got {word_dict!r}")
+            raise TypeError(f"{where}: word_dict must be a dict from str to int, but got "
+                            f"{word_dict!r}")
+        negative = {w: i for w, i in word_dict.items() if i < 0}
+        if negative:
+            raise ValueError(f"{where}: the ids of {negative} are not within the required "
+                             "interval of [0, inf)")
         return cls(dict(word_dict))
 
     @classmethod
@@ -61,6 +70,9 @@ class Vocab:
                   special_tokens: list[str] | None = None, special_first: bool = True) -> Vocab:
         """One word a line (the text before ``delimiter`` when one is given), the first
         ``vocab_size`` lines."""
+        if vocab_size is not None and (not isinstance(vocab_size, int) or vocab_size <= 0):
+            raise ValueError(f"Vocab.from_file: Input vocab_size must be greater than 0, but got "
+                             f"{vocab_size!r}")
         with open(file_path, encoding="utf-8") as f:
             lines = [line.rstrip("\r\n") for line in f]
         words = [line.split(delimiter)[0] if delimiter else line for line in lines if line]
@@ -104,15 +116,23 @@ class Vocab:
 
     def tokens_to_ids(self, tokens: str | list[str]) -> int | list[int]:
         """The id of a word (-1 when absent), or of each word of a list."""
-        if isinstance(tokens, str):
-            return self._ids.get(tokens, -1)
-        return [self._ids.get(t, -1) for t in tokens]
+        words = [tokens] if isinstance(tokens, str) else tokens
+        if not isinstance(words, list | tuple | np.ndarray) or not all(
+                isinstance(w, str) for w in words):
+            raise TypeError(f"Vocab.tokens_to_ids: tokens must be a str or a list of str, but "
+                            f"got {tokens!r}")
+        ids = [self._ids.get(w, -1) for w in words]
+        return ids[0] if isinstance(tokens, str) else ids
 
     def ids_to_tokens(self, ids: int | list[int]) -> str | list[str]:
         """The word of an id ("" when absent), or of each id of a list."""
-        if isinstance(ids, int):
-            return self._words.get(ids, "")
-        return [self._words.get(i, "") for i in ids]
+        values = [ids] if isinstance(ids, int | np.integer) else ids
+        if not isinstance(values, list | tuple | np.ndarray) or not all(
+                isinstance(i, int | np.integer) and not isinstance(i, bool) for i in values):
+            raise TypeError(f"Vocab.ids_to_tokens: ids must be an int or a list of int, but got "
+                            f"{ids!r}")
+        words = [self._words.get(int(i), "") for i in values]
+        return words if isinstance(ids, list | tuple | np.ndarray) else words[0]
 
     def __len__(self) -> int:
         return len(self._ids)

@@ -83,7 +83,8 @@ def check_number(value: Any, where: str, name: str, low: float | None = None,
     below = low is not None and (value <= low if low_open else value < low)
     if below or (high is not None and value > high):
         bounds = f"{'(' if low_open else '['}{low}, {'inf' if high is None else high}]"
-        raise ValueError(f"{where}: {name} must be in {bounds}, but got {value}")
+        raise ValueError(f"{where}: Input {name} is not within the required interval of "
+                         f"{bounds}, but got {value}")
     return value
 
 
@@ -106,10 +107,14 @@ class _Combinator(ABC):
 
     def __init__(self, transforms: list) -> None:
         where = type(self).__name__
-        if (not isinstance(transforms, list | tuple) or not transforms
-                or not all(callable(t) for t in transforms)):
-            raise TypeError(f"{where}: transforms must be a non-empty list of callable "
-                            f"transforms, but got {transforms!r}")
+        if not isinstance(transforms, list | tuple):
+            raise TypeError(f"{where}: op_list with value {transforms!r} is not of type list")
+        if not transforms:
+            raise ValueError(f"{where}: op_list can not be empty.")
+        for i, transform in enumerate(transforms):
+            if not callable(transform):
+                raise TypeError(f"{where}: op_list[{i}] is not a c_transform op or another "
+                                f"callable transform, but {transform!r}")
         self.transforms = list(transforms)
 
     def __call__(self, *columns: Any) -> Any:

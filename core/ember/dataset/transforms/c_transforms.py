@@ -53,7 +53,8 @@ class OneHot(TensorOperation):
 
 
 class Fill(TensorOperation):
-    """An array of the input's shape and dtype filled with ``fill_value``."""
+    """An array of the input's shape and dtype filled with ``fill_value`` (cast to that dtype
+    as NumPy casts, so -3 fills a uint8 array with 253)."""
 
     def __init__(self, fill_value: Any) -> None:
         if not isinstance(fill_value, numbers.Number | str | bytes | np.generic):
@@ -62,12 +63,17 @@ class Fill(TensorOperation):
         self.fill_value = fill_value
 
     def _apply(self, array: np.ndarray) -> np.ndarray:
-        if (array.dtype.kind in "US") != isinstance(self.fill_value, str | bytes):
-            raise RuntimeError(f"Fill: fill_value {self.fill_value!r} does not fit an input of "
-                               f"dtype {array.dtype}")
-        if array.dtype.kind in "US":
-            return np.full(array.shape, self.fill_value)
-        return np.full(array.shape, self.fill_value, dtype=array.dtype)
+        value = np.array(self.fill_value)
+        if (array.dtype.kind in "US") != (value.dtype.kind in "US"):
+            raise RuntimeError(f"Fill: Types do not match: fill_value {self.fill_value!r} for an "
+                               f"input of dtype {array.dtype}")
+        if array.dtype.kind == "S" and value.dtype.kind == "U":
+            value = np.char.encode(value, "utf-8")
+        elif array.dtype.kind == "U" and value.dtype.kind == "S":
+            value = np.char.decode(value, "utf-8")
+        if array.dtype.kind not in "US":
+            value = value.astype(array.dtype)
+        return np.full(array.shape, value)
 
 
 class TypeCast(TensorOperation):
@@ -92,9 +98,12 @@ def _index(item: Any, size: int, where: str) -> np.ndarray:
             isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in items):
         raise TypeError(f"{where}: each slice must be an int, a list of int, a slice, None or "
                         f"Ellipsis, but got {item!r}")
+    if not items:
+        raise RuntimeError(f"{where}: Both indices and slices can not be empty.")
     positions = np.array(items, dtype=np.int64)
-    if ((positions < -size) | (positions >= size)).any():
-        raise RuntimeError(f"{where}: index {items} out of range for an axis of {size}")
+    bad = positions[(positions < -size) | (positions >= size)]
+    if bad.size:
+        raise RuntimeError(f"{where}: Index {bad[0]} is out of bounds for an axis of {size}.")
     return positions % size if size else positions
 
 
@@ -132,8 +141,14 @@ _COMPARE = {Relational.EQ: np.equal, Relational.NE: np.not_equal, Relational.GT:
             Relational.GE: np.greater_equal, Relational.LT: np.less, Relational.LE: np.less_equal}
 
 
+def _same_kind(array: np.ndarray, value: np.ndarray) -> bool:
+    """Both strings or both numbers."""
+    return (array.dtype.kind in "US") == (value.dtype.kind in "US")
+
+
 class Mask(TensorOperation):
-    """``input <operator> constant`` elementwise, as ``dtype`` (default bool)."""
+    """``input <operator> constant`` elementwise, as ``dtype`` (default bool); the constant is
+    first cast to the input's dtype (3.5 compares as 3 with integers)."""
 
     def __init__(self, operator: Relational, constant: Any, dtype: mstype.Type = mstype.bool_
                  ) -> None:
@@ -146,7 +161,13 @@ class Mask(TensorOperation):
         self._dtype = _np_dtype(dtype, "Mask")
 
     def _apply(self, array: np.ndarray) -> np.ndarray:
-        return _COMPARE[self.operator](array, self.constant).astype(self._dtype)
+        constant = np.array(self.constant)
+        if not _same_kind(array, constant):
+            raise RuntimeError(f"Mask: input datatype does not match the value datatype: "
+                               f"{array.dtype} and {self.constant!r}")
+        if array.dtype.kind not in "US":
+            constant = constant.astype(array.dtype)
+        return _COMPARE[self.operator](array, constant).astype(self._dtype)
 
 
 class PadEnd(TensorOperation):
@@ -154,48 +175,60 @@ class PadEnd(TensorOperation):
     ``pad_shape``; an axis longer than asked is cut, a None entry keeps the axis."""
 
     def __init__(self, pad_shape: list, pad_value: Any = None) -> None:
-        if not isinstance(pad_shape, list | tuple) or not all(
-                n is None or (isinstance(n, int) and n > 0) for n in pad_shape):
+        if not isinstance(pad_shape, list):
             raise TypeError(f"PadEnd: pad_shape must be a list of positive int or None, but got "
                             f"{pad_shape!r}")
-        self.pad_shape, self.pad_value = list(pad_shape), pad_value
+        if not all(n is None or (isinstance(n, int) and not isinstance(n, bool) and n > 0)
+                   for n in pad_shape):
+            raise TypeError(f"PadEnd: pad_shape {pad_shape!r}: a value in the list is not an "
+                            "integer.")
+        self.pad_shape, self.pad_value = pad_shape, pad_value
 
     def _apply(self, array: np.ndarray) -> np.ndarray:
         if array.ndim != len(self.pad_shape):
             raise RuntimeError(f"PadEnd: pad_shape {self.pad_shape} does not match the input's "
                                f"rank {array.ndim}")
+        strings = array.dtype.kind in "US"
+        value = np.array(self.pad_value if self.pad_value is not None else
+                         array.dtype.type() if strings else 0)
+        if not _same_kind(array, value):
+            raise RuntimeError(f"PadEnd: pad_value and item of dataset are not of the same type: "
+                               f"{self.pad_value!r} and {array.dtype}")
         shape = [n if want is None else want for n, want in zip(array.shape, self.pad_shape)]
-        value = self.pad_value if self.pad_value is not None else (
-            "" if array.dtype.kind in "US" else 0)
-        out = np.full(shape, value, dtype=array.dtype if array.dtype.kind not in "US" else None)
+        out = np.full(shape, value, dtype=np.result_type(array, value) if strings
+                      else array.dtype)
         common = tuple(slice(0, min(a, b)) for a, b in zip(array.shape, shape))
         out[common] = array[common]
         return out
 
 
 class Concatenate(TensorOperation):
-    """``prepend``, the 1-D input and ``append`` joined along ``axis`` (0 or -1)."""
+    """``prepend``, the 1-D inputs (one or more columns) and ``append`` joined into one 1-D
+    array (``axis`` 0 or -1), in the first input's dtype for numbers."""
 
     def __init__(self, axis: int = 0, prepend: Any = None, append: Any = None) -> None:
         if axis not in (0, -1) or isinstance(axis, bool):
-            raise ValueError(f"Concatenate: axis must be 0 or -1, but got {axis!r}")
+            raise ValueError(f"Concatenate: axis must be 0 or -1 (only 1D concatenation "
+                             f"supported.), but got {axis!r}")
         self.axis = axis
         self.prepend = None if prepend is None else np.asarray(prepend)
         self.append = None if append is None else np.asarray(append)
         for name, value in (("prepend", self.prepend), ("append", self.append)):
             if value is not None and value.ndim != 1:
-                raise ValueError(f"Concatenate: {name} must be 1-D, but got shape {value.shape}")
+                raise ValueError(f"Concatenate: can only {name} 1D arrays, but got shape "
+                                 f"{value.shape}")
 
-    def _apply(self, array: np.ndarray) -> np.ndarray:
-        if array.ndim != 1:
-            raise RuntimeError(f"Concatenate: the input must be 1-D, but got shape {array.shape}")
-        parts = [p for p in (self.prepend, array, self.append) if p is not None]
-        kinds = {p.dtype.kind in "US" for p in parts}
-        if len(kinds) > 1:
-            raise RuntimeError("Concatenate: prepend and append must be strings exactly when the "
-                               "input is")
-        return np.concatenate(parts).astype(array.dtype if array.dtype.kind not in "US" else
-                                            np.result_type(*parts))
+    def _apply(self, *arrays: np.ndarray) -> np.ndarray:
+        for array in arrays:
+            if array.ndim != 1:
+                raise RuntimeError(f"Concatenate: Only 1D tensors supported, but got shape "
+                                   f"{array.shape}")
+        parts = [p for p in (self.prepend, *arrays, self.append) if p is not None]
+        if not all(_same_kind(arrays[0], p) for p in parts):
+            raise RuntimeError("Concatenate: Tensor types do not match: "
+                               f"{[str(p.dtype) for p in parts]}")
+        joined = np.concatenate(parts)
+        return joined if arrays[0].dtype.kind in "US" else joined.astype(arrays[0].dtype)
 
 
 class Duplicate(TensorOperation):
