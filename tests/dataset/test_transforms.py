@@ -129,10 +129,10 @@ def test_sliding_window_and_to_number():
     x = np.arange(5)
     out = text.SlidingWindow(3)(x)
     np.testing.assert_array_equal(out, [[0, 1, 2], [1, 2, 3], [2, 3, 4]])
-    assert text.SlidingWindow(9)(x).shape == (0, 9)
+    assert text.SlidingWindow(9)(x).shape == (0,)
     numbers = text.ToNumber(ember.float32)(np.array(["1.5", "-2", "3e2"]))
     assert numbers.dtype == np.float32 and numbers.tolist() == [1.5, -2.0, 300.0]
-    with pytest.raises(RuntimeError, match="String input 300 will be out of bounds if casted to int8"):
+    with pytest.raises(RuntimeError, match="String input 300 will be out of bounds"):
         text.ToNumber(ember.int8)(np.array(["300"]))
     with pytest.raises(RuntimeError, match="It is invalid to convert x1"):
         text.ToNumber(ember.int32)(np.array(["x1"]))

@@ -103,7 +103,7 @@ class UnicodeCharTokenizer(_Tokenizer):
 
 class SlidingWindow(TensorOperation):
     """Windows of ``width`` consecutive elements along ``axis`` of a 1-D input: shape
-    ``(n - width + 1, width)`` (empty when ``n < width``)."""
+    ``(n - width + 1, width)``, or an empty 1-D array when ``n < width`` (as MindSpore)."""
 
     def __init__(self, width: int, axis: int = 0) -> None:
         self.width = check_number(width, "SlidingWindow", "width", 1, integer=True)
@@ -117,7 +117,7 @@ class SlidingWindow(TensorOperation):
             raise RuntimeError(f"SlidingWindow: the input must be 1-D, but got shape "
                                f"{array.shape}")
         if array.size < self.width:
-            return np.empty((0, self.width), dtype=array.dtype)
+            return np.empty((0,), dtype=array.dtype)
         return np.lib.stride_tricks.sliding_window_view(array, self.width).copy()
 
 

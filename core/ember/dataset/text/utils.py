@@ -61,8 +61,8 @@ class Vocab:
                             f"{word_dict!r}")
         negative = {w: i for w, i in word_dict.items() if i < 0}
         if negative:
-            raise ValueError(f"{where}: the ids of {negative} are not within the required "
-                             "interval of [0, inf)")
+            raise ValueError(f"{where}: an id is not within the required interval of [0, inf): "
+                             f"{negative}")
         return cls(dict(word_dict))
 
     @classmethod

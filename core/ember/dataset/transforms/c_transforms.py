@@ -103,7 +103,8 @@ def _index(item: Any, size: int, where: str) -> np.ndarray:
     positions = np.array(items, dtype=np.int64)
     bad = positions[(positions < -size) | (positions >= size)]
     if bad.size:
-        raise RuntimeError(f"{where}: Index {bad[0]} is out of bounds for an axis of {size}.")
+        raise RuntimeError(f"{where}: Index {bad[0]} is out of bounds. The axis has {size} "
+                           "elements.")
     return positions % size if size else positions
 
 
@@ -215,7 +216,7 @@ class Concatenate(TensorOperation):
         self.append = None if append is None else np.asarray(append)
         for name, value in (("prepend", self.prepend), ("append", self.append)):
             if value is not None and value.ndim != 1:
-                raise ValueError(f"Concatenate: can only {name} 1D arrays, but got shape "
+                raise ValueError(f"Concatenate: can only {name} 1D arrays. Got shape "
                                  f"{value.shape}")
 
     def _apply(self, *arrays: np.ndarray) -> np.ndarray:
