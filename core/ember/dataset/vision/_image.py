@@ -1,7 +1,7 @@
 """Image kernels on NumPy arrays ``<H, W>`` or ``<H, W, C>`` shared by the vision transforms.
 
 Resizing follows OpenCV's ``cv::resize`` (what MindSpore's C++ transforms call), written as one
-weight matrix per axis: ``out = Wy @ image @ Wx.T``. LINEAR and CUBIC sample at half-pixel
+weight matrix per axis (``out = Wy @ image @ Wx.T``) and applied as its few non-zero taps. LINEAR and CUBIC sample at half-pixel
 centres (``src = (dst + 0.5) * in / out - 0.5``) with the edge pixel repeated (CUBIC with
 OpenCV's ``a = -0.75``); NEAREST takes ``floor(dst * in / out)``; AREA weighs each source pixel
 by its overlap with the destination pixel. Integer images are rounded to nearest and saturated.
@@ -30,15 +30,20 @@ def check_image(image: np.ndarray, where: str, channels: tuple[int, ...] | None 
     return image
 
 
+@lru_cache(maxsize=None)
+def _bounds(dtype: np.dtype) -> tuple[int, int]:
+    info = np.iinfo(dtype)
+    return int(info.min), int(info.max)
+
+
 def saturate(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """Float results in ``dtype``: integers rounded to nearest and clipped to its range."""
     dtype = np.dtype(dtype)
     if dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        return np.clip(np.rint(values), info.min, info.max).astype(dtype)
+        return np.clip(np.rint(values), *_bounds(dtype)).astype(dtype)
     if dtype.kind == "b":
         return values > 0.5
-    return values.astype(dtype)
+    return values.astype(dtype, copy=False)
 
 
 def _cubic(t: np.ndarray, a: float = -0.75) -> np.ndarray:
@@ -48,7 +53,6 @@ def _cubic(t: np.ndarray, a: float = -0.75) -> np.ndarray:
     return np.where(t <= 1, near, np.where(t < 2, far, 0.0))
 
 
-@lru_cache(maxsize=64)
 def resize_weights(size_in: int, size_out: int, mode: Inter) -> np.ndarray:
     """The ``(size_out, size_in)`` matrix that resizes one axis."""
     scale = size_in / size_out
@@ -76,8 +80,39 @@ def resize_weights(size_in: int, size_out: int, mode: Inter) -> np.ndarray:
     else:
         raise ValueError(f"Resize: interpolation {mode!r} is not one of NEAREST, LINEAR, CUBIC, "
                          "AREA, PILCUBIC")
-    weights.setflags(write=False)
     return weights
+
+
+@lru_cache(maxsize=64)
+def resize_taps(size_in: int, size_out: int, mode: Inter, group: int = 1
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """``resize_weights`` as taps: ``(index, weight)`` arrays of shape ``(size_out * group, k)``,
+    the ``k`` source pixels each output pixel reads (2 for LINEAR, 4 for CUBIC, ...), for
+    pixels of ``group`` channels stored side by side (each channel reads its own)."""
+    weights = resize_weights(size_in, size_out, mode)
+    k = max(int((weights != 0).sum(axis=1).max()), 1)
+    index = np.argsort(weights == 0, axis=1, kind="stable")[:, :k]
+    taps = np.take_along_axis(weights, index, axis=1).astype(np.float32)
+    index = (index[:, None, :] * group + np.arange(group)[None, :, None]).reshape(-1, k)
+    taps = np.ascontiguousarray(np.repeat(taps, group, axis=0).T)
+    index = np.ascontiguousarray(index.T)
+    for array in (index, taps):
+        array.setflags(write=False)
+    return index, taps
+
+
+def _resize_rows(rows: np.ndarray, size_out: int, mode: Inter, group: int) -> np.ndarray:
+    """A 2-D ``(n, m * group)`` array resized along its first axis (``group=0``) or, in groups
+    of ``group`` channels, along its second."""
+    axis = 0 if group == 0 else 1
+    index, taps = resize_taps(rows.shape[axis] // max(group, 1), size_out, mode, max(group, 1))
+    out = None
+    for j in range(index.shape[0]):
+        weight = taps[j] if group else taps[j, :, None]
+        term = np.take(rows, index[j], axis=axis)
+        term *= weight
+        out = term if out is None else out.__iadd__(term)
+    return out
 
 
 def resize(image: np.ndarray, height: int, width: int, mode: Inter) -> np.ndarray:
@@ -87,12 +122,10 @@ def resize(image: np.ndarray, height: int, width: int, mode: Inter) -> np.ndarra
     h, w = image.shape[:2]
     if (h, w) == (height, width):
         return image.copy()
-    wy = resize_weights(h, height, mode).astype(np.float32)
-    wx = resize_weights(w, width, mode).astype(np.float32)
-    work = image.astype(np.float32)
-    out = np.tensordot(wy, work, axes=(1, 0))               # (height, w, ...)
-    out = np.moveaxis(np.tensordot(wx, out, axes=(1, 1)), 0, 1)  # (height, width, ...)
-    return saturate(out, image.dtype)
+    channels = image.shape[2] if image.ndim == 3 else 1
+    rows = _resize_rows(image.reshape(h, -1).astype(np.float32), height, mode, 0)
+    out = _resize_rows(rows, width, mode, channels)
+    return saturate(out.reshape((height, width) + image.shape[2:]), image.dtype)
 
 
 def _pil_resize(image: np.ndarray, height: int, width: int) -> np.ndarray:
