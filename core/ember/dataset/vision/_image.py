@@ -1,8 +1,8 @@
 """Image kernels on NumPy arrays ``<H, W>`` or ``<H, W, C>`` shared by the vision transforms.
 
 Resizing follows OpenCV's ``cv::resize`` (what MindSpore's C++ transforms call), written as one
-weight matrix per axis (``out = Wy @ image @ Wx.T``) and applied as its few non-zero taps. LINEAR and CUBIC sample at half-pixel
-centres (``src = (dst + 0.5) * in / out - 0.5``) with the edge pixel repeated (CUBIC with
+weight matrix per axis (``out = Wy @ image @ Wx.T``) and applied as its few non-zero taps.
+LINEAR and CUBIC sample at half-pixel centres (``src = (dst + 0.5) * in / out - 0.5``) with the edge pixel repeated (CUBIC with
 OpenCV's ``a = -0.75``); NEAREST takes ``floor(dst * in / out)``; AREA weighs each source pixel
 by its overlap with the destination pixel. Integer images are rounded to nearest and saturated.
 """
@@ -10,7 +10,7 @@ by its overlap with the destination pixel. Integer images are rounded to nearest
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -30,7 +30,7 @@ def check_image(image: np.ndarray, where: str, channels: tuple[int, ...] | None 
     return image
 
 
-@lru_cache(maxsize=None)
+@cache
 def _bounds(dtype: np.dtype) -> tuple[int, int]:
     info = np.iinfo(dtype)
     return int(info.min), int(info.max)
