@@ -2,9 +2,10 @@
 
 Resizing follows OpenCV's ``cv::resize`` (what MindSpore's C++ transforms call), written as one
 weight matrix per axis (``out = Wy @ image @ Wx.T``) and applied as its few non-zero taps.
-LINEAR and CUBIC sample at half-pixel centres (``src = (dst + 0.5) * in / out - 0.5``) with the edge pixel repeated (CUBIC with
-OpenCV's ``a = -0.75``); NEAREST takes ``floor(dst * in / out)``; AREA weighs each source pixel
-by its overlap with the destination pixel. Integer images are rounded to nearest and saturated.
+LINEAR and CUBIC sample at half-pixel centres (``src = (dst + 0.5) * in / out - 0.5``) with the
+edge pixel repeated (CUBIC with OpenCV's ``a = -0.75``); NEAREST takes ``floor(dst * in / out)``;
+AREA weighs each source pixel by its overlap with the destination pixel. Integer images are
+rounded to nearest and saturated.
 """
 
 from __future__ import annotations
