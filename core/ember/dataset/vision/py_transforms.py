@@ -138,16 +138,14 @@ class Resize(PyTensorOperation):
 
     def __init__(self, size: int | Sequence[int], interpolation: Inter = Inter.BILINEAR) -> None:
         _c.check_size(size, "Resize")
-        self.size = size
-        self.interpolation = interpolation
-        _filter(interpolation, "Resize")
+        self.size, self.interpolation = size, interpolation
+        self._resample = _filter(interpolation, "Resize")
 
     def _apply(self, image: Any) -> Any:
-        image = _check_pil(image, "Resize")
-        width, height = image.size
+        width, height = _check_pil(image, "Resize").size
         h, w = (_image.shorter_side(height, width, self.size) if isinstance(self.size, int)
                 else self.size)
-        return image.resize((w, h), _filter(self.interpolation, "Resize"))
+        return image.resize((w, h), self._resample)
 
 
 class RandomResizedCrop(PyTensorOperation):
@@ -159,17 +157,14 @@ class RandomResizedCrop(PyTensorOperation):
         self._rng = op_generator()
         box = _c.RandomResizedCrop(size, scale, ratio, Inter.LINEAR, max_attempts)
         self.size, self.scale, self.ratio = box.size, box.scale, box.ratio
-        self.max_attempts = max_attempts
-        self.interpolation = interpolation
-        _filter(interpolation, "RandomResizedCrop")
+        self.max_attempts, self.interpolation = max_attempts, interpolation
+        self._resample = _filter(interpolation, "RandomResizedCrop")
 
     def _apply(self, image: Any) -> Any:
-        image = _check_pil(image, "RandomResizedCrop")
-        width, height = image.size
+        width, height = _check_pil(image, "RandomResizedCrop").size
         top, left, h, w = _image.random_resized_box(self._rng, height, width, self.scale,
                                                     self.ratio, self.max_attempts)
-        return image.resize((self.size[1], self.size[0]),
-                            _filter(self.interpolation, "RandomResizedCrop"),
+        return image.resize((self.size[1], self.size[0]), self._resample,
                             box=(left, top, left + w, top + h))
 
 
