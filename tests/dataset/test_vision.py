@@ -174,7 +174,7 @@ def test_center_crop_and_crop_regions():
     np.testing.assert_array_equal(C.CenterCrop((2, 4))(image), image[1:3, 1:5])
     np.testing.assert_array_equal(C.Crop((1, 2), 3)(image), image[1:4, 2:5])
     big = C.CenterCrop((7, 8))(image)   # padded with zeros around, then centred
-    np.testing.assert_array_equal(big, np.pad(image, ((1, 1), (0, 1), (0, 0))))
+    np.testing.assert_array_equal(big, np.pad(image, ((1, 1), (1, 0), (0, 0))))
     with pytest.raises(RuntimeError, match="Crop: the region"):
         C.Crop((4, 0), 2)(image)
 

@@ -254,7 +254,7 @@ class Crop(TensorOperation):
 
 class CenterCrop(TensorOperation):
     """The centred region of ``size`` (top-left at ``((H - h) // 2, (W - w) // 2)``); an image
-    smaller than it is first padded with zeros around."""
+    smaller than it is first padded with zeros around (the odd row or column on top or left)."""
 
     def __init__(self, size: int | Sequence[int]) -> None:
         self.size = check_size(size, "CenterCrop")
@@ -264,8 +264,8 @@ class CenterCrop(TensorOperation):
         (h, w), (height, width) = self.size, image.shape[:2]
         pad_h, pad_w = max(h - height, 0), max(w - width, 0)
         if pad_h or pad_w:
-            image = _image.pad(image, pad_h // 2, pad_h - pad_h // 2, pad_w // 2,
-                               pad_w - pad_w // 2, Border.CONSTANT)
+            image = _image.pad(image, pad_h - pad_h // 2, pad_h // 2, pad_w - pad_w // 2,
+                               pad_w // 2, Border.CONSTANT)
         return _image.crop(image, (image.shape[0] - h) // 2, (image.shape[1] - w) // 2, h, w)
 
 
