@@ -124,8 +124,10 @@ def test_decode_png_exactly_and_jpeg_as_pillow():
     np.testing.assert_array_equal(grey, np.repeat(image[..., :1], 3, axis=2))
     with pytest.raises(RuntimeError, match="Decode: cannot decode"):
         C.Decode()(np.arange(20, dtype=np.uint8))
-    with pytest.raises(RuntimeError, match="1-D uint8 array"):
+    with pytest.raises(TypeError, match="Input should be a 1-D NumPy with integer type"):
         C.Decode()(image)
+    with pytest.raises(TypeError, match="Input should be NumPy or PIL image, got str"):
+        C.Pad(4)("image.jpg")
 
 
 def test_missing_pillow_names_the_extra(monkeypatch):
@@ -269,6 +271,7 @@ def test_py_transforms_on_pil_images():
     assert out.dtype == np.float32 and out.shape == (3, 3, 4)
     np.testing.assert_allclose(out, expected, atol=1e-6)
     pil = P.ToPIL()(image)
+    np.testing.assert_array_equal(C.Resize((3, 4))(pil), C.Resize((3, 4))(image))  # c on PIL
     np.testing.assert_array_equal(np.asarray(P.CenterCrop(2)(pil)), image[2:4, 3:5])
     np.testing.assert_array_equal(np.asarray(P.RandomHorizontalFlip(1.0)(pil)), image[:, ::-1])
     assert P.RandomResizedCrop((2, 3))(pil).size == (3, 2)

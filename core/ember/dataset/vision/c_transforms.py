@@ -88,21 +88,33 @@ def _border(mode: Any, where: str) -> Border:
     return mode
 
 
+class ImageTensorOperation(TensorOperation):
+    """A transform of images: each input is a NumPy array or a PIL image."""
+
+    def __call__(self, *columns: Any) -> Any:
+        for column in columns:
+            if not isinstance(column, np.ndarray) and not type(column).__module__.startswith(
+                    "PIL."):
+                raise TypeError(f"{type(self).__name__}: Input should be NumPy or PIL image, "
+                                f"got {type(column).__name__}")
+        return super().__call__(*columns)
+
+
 # -- decoding and conversion -----------------------------------------------------------------
 def decode(data: np.ndarray, where: str) -> Any:
     """A PIL image in RGB from the bytes of an encoded image (a 1-D uint8 array)."""
+    if data.dtype.kind not in "iu" or data.ndim != 1:
+        raise TypeError(f"{where}: Input should be a 1-D NumPy with integer type (the bytes of "
+                        f"an encoded image), got {data.dtype} of shape {data.shape}")
     pil = _image.import_pil(where)
-    if data.dtype != np.uint8 or data.ndim != 1:
-        raise RuntimeError(f"{where}: the input must be the bytes of an encoded image (a 1-D "
-                           f"uint8 array), but got {data.dtype} of shape {data.shape}")
     try:
-        with pil.Image.open(io.BytesIO(data.tobytes())) as image:
+        with pil.Image.open(io.BytesIO(data.astype(np.uint8).tobytes())) as image:
             return image.convert("RGB")
     except (pil.UnidentifiedImageError, OSError) as exc:
         raise RuntimeError(f"{where}: cannot decode the image: {exc}") from exc
 
 
-class Decode(TensorOperation):
+class Decode(ImageTensorOperation):
     """An encoded image (JPEG, PNG, BMP, ...: a 1-D uint8 array of its bytes) as a uint8
     ``<H, W, 3>`` array, RGB (BGR with ``rgb=False``). Decoded by Pillow."""
 
@@ -116,7 +128,7 @@ class Decode(TensorOperation):
         return image if self.rgb else image[..., ::-1].copy()
 
 
-class HWC2CHW(TensorOperation):
+class HWC2CHW(ImageTensorOperation):
     """``<H, W, C>`` transposed to ``<C, H, W>``; an ``<H, W>`` image is returned as it is."""
 
     def _apply(self, image: np.ndarray) -> np.ndarray:
@@ -126,7 +138,7 @@ class HWC2CHW(TensorOperation):
         return image if image.ndim == 2 else np.ascontiguousarray(image.transpose(2, 0, 1))
 
 
-class Rescale(TensorOperation):
+class Rescale(ImageTensorOperation):
     """``image * rescale + shift`` as float32."""
 
     def __init__(self, rescale: float, shift: float) -> None:
@@ -139,7 +151,7 @@ class Rescale(TensorOperation):
         return image.astype(np.float32) * np.float32(self.rescale) + np.float32(self.shift)
 
 
-class Normalize(TensorOperation):
+class Normalize(ImageTensorOperation):
     """``(image - mean) / std`` per channel of an ``<H, W, C>`` image, as float32; ``mean`` and
     ``std`` (one value per channel, or one for all) are on the image's scale (0-255 for uint8)."""
 
@@ -188,7 +200,7 @@ class NormalizePad(Normalize):
         return np.concatenate([out, zeros], axis=2).astype(self.dtype)
 
 
-class Invert(TensorOperation):
+class Invert(ImageTensorOperation):
     """``255 - image`` for a uint8 image."""
 
     def _apply(self, image: np.ndarray) -> np.ndarray:
@@ -199,7 +211,7 @@ class Invert(TensorOperation):
 
 
 # -- geometry --------------------------------------------------------------------------------
-class Resize(TensorOperation):
+class Resize(ImageTensorOperation):
     """The image resized to ``size`` (``(height, width)``; an int makes the shorter side that
     long and keeps the aspect ratio) with ``interpolation`` (OpenCV's rules, see
     ``ember.dataset.vision._image``), in the image's dtype."""
@@ -234,7 +246,7 @@ class RandomResize(RandomOperation, Resize):
         return _image.resize(image, *self._target(image), mode)
 
 
-class Crop(TensorOperation):
+class Crop(ImageTensorOperation):
     """The region of ``size`` whose top-left corner is ``coordinates`` ``(top, left)``."""
 
     def __init__(self, coordinates: Sequence[int], size: int | Sequence[int]) -> None:
@@ -252,7 +264,7 @@ class Crop(TensorOperation):
         return _image.crop(image, top, left, h, w)
 
 
-class CenterCrop(TensorOperation):
+class CenterCrop(ImageTensorOperation):
     """The centred region of ``size`` (top-left at ``((H - h) // 2, (W - w) // 2)``); an image
     smaller than it is first padded with zeros around (the odd row or column on top or left)."""
 
@@ -269,7 +281,7 @@ class CenterCrop(TensorOperation):
         return _image.crop(image, (image.shape[0] - h) // 2, (image.shape[1] - w) // 2, h, w)
 
 
-class Pad(TensorOperation):
+class Pad(ImageTensorOperation):
     """The image padded by ``padding`` (an int for every side, ``(left/right, top/bottom)`` or
     ``(left, top, right, bottom)``), filled as ``padding_mode`` says (``fill_value``, an int or
     one per RGB channel, for ``Border.CONSTANT``)."""
@@ -286,7 +298,7 @@ class Pad(TensorOperation):
         return _image.pad(image, *self._sides, self.padding_mode, self.fill_value)
 
 
-class RandomCrop(RandomOperation):
+class RandomCrop(ImageTensorOperation, RandomOperation):
     """A region of ``size`` at a uniformly random position, after padding by ``padding`` (as
     ``Pad``) and, with ``pad_if_needed``, by the missing rows or columns on both sides."""
 
@@ -321,7 +333,7 @@ class RandomCrop(RandomOperation):
         return _image.crop(image, top, left, h, w)
 
 
-class _RandomFlip(RandomOperation):
+class _RandomFlip(ImageTensorOperation, RandomOperation):
     _axis = 1
 
     def __init__(self, prob: float = 0.5) -> None:
@@ -345,7 +357,7 @@ class RandomVerticalFlip(_RandomFlip):
     _axis = 0
 
 
-class RandomResizedCrop(RandomOperation):
+class RandomResizedCrop(ImageTensorOperation, RandomOperation):
     """A random region (area fraction in ``scale``, aspect ratio log-uniform in ``ratio``; the
     centred crop after ``max_attempts`` misses) resized to ``size``."""
 
@@ -377,7 +389,7 @@ class RandomCropDecodeResize(RandomResizedCrop):
 
 
 # -- colour ----------------------------------------------------------------------------------
-class RandomColorAdjust(RandomOperation):
+class RandomColorAdjust(ImageTensorOperation, RandomOperation):
     """Brightness, contrast, saturation and hue changed by factors drawn from their ranges, in
     a random order (as MindSpore). Brightness blends with black, contrast with the mean grey
     level, saturation with the grey image (Pillow's ``ImageEnhance`` rules); hue turns the HSV
