@@ -114,7 +114,7 @@ def decode(data: np.ndarray, where: str) -> Any:
         raise RuntimeError(f"{where}: cannot decode the image: {exc}") from exc
 
 
-class Decode(ImageTensorOperation):
+class Decode(TensorOperation):
     """An encoded image (JPEG, PNG, BMP, ...: a 1-D uint8 array of its bytes) as a uint8
     ``<H, W, 3>`` array, RGB (BGR with ``rgb=False``). Decoded by Pillow."""
 
