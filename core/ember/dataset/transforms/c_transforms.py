@@ -240,14 +240,12 @@ class Duplicate(TensorOperation):
 
 
 class Unique(TensorOperation):
-    """Three columns for a 1-D input: its distinct values in order of first appearance, each
-    input element's position among them (int32), and how often each appears (int32)."""
+    """Three columns for an input read flat: its distinct values in order of first appearance,
+    each element's position among them (int32), and how often each appears (int32)."""
 
     def _apply(self, array: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        if array.ndim != 1:
-            raise RuntimeError(f"Unique: the input must be 1-D, but got shape {array.shape}")
-        values, first, inverse, counts = np.unique(array, return_index=True, return_inverse=True,
-                                                   return_counts=True)
+        values, first, inverse, counts = np.unique(array.reshape(-1), return_index=True,
+                                                   return_inverse=True, return_counts=True)
         order = np.argsort(first, kind="stable")
         rank = np.empty_like(order)
         rank[order] = np.arange(order.size)
