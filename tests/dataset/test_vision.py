@@ -146,6 +146,8 @@ def test_rescale_normalize_hwc2chw_formulas():
     assert out.dtype == np.float32
     np.testing.assert_allclose(out, (image - np.array(mean)) / np.array(std), rtol=1e-6)
     np.testing.assert_allclose(C.Normalize([10], [2])(image[..., 0]), (image[..., 0] - 10) / 2)
+    with pytest.raises(RuntimeError, match="3 means and stds for an image of 1 channel"):
+        C.Normalize(mean, std)(image[..., 0])
     chw = C.HWC2CHW()(image)
     assert chw.shape == (3, 2, 3) and chw.flags.c_contiguous
     np.testing.assert_array_equal(chw[1], image[..., 1])

@@ -170,14 +170,12 @@ class Normalize(ImageTensorOperation):
         self._std = np.array(std, np.float32)
 
     def _apply(self, image: np.ndarray) -> np.ndarray:
-        _image.check_image(image, "Normalize", (1, len(self.mean)) if len(self.mean) > 1
-                           else None)
+        _image.check_image(image, "Normalize")
         channels = 1 if image.ndim == 2 else image.shape[2]
-        if len(self.mean) > 1 and channels != len(self.mean):
-            raise RuntimeError(f"Normalize: {len(self.mean)} means for an image of {channels} "
-                               "channel(s)")
-        mean, std = ((self._mean, self._std) if image.ndim == 3 or len(self.mean) == 1
-                     else (self._mean[:1], self._std[:1]))
+        if len(self.mean) not in (1, channels):
+            raise RuntimeError(f"Normalize: {len(self.mean)} means and stds for an image of "
+                               f"{channels} channel(s)")
+        mean, std = (self._mean, self._std) if image.ndim == 3 else (self._mean[0], self._std[0])
         return (image.astype(np.float32) - mean) / std
 
 
