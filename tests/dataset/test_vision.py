@@ -93,6 +93,7 @@ def test_resize_area_pilcubic_and_shorter_side():
     pil = np.asarray(Image.fromarray(image).resize((5, 9), Image.Resampling.BICUBIC))
     np.testing.assert_array_equal(C.Resize((9, 5), Inter.PILCUBIC)(image), pil)
     assert C.Resize(3)(image).shape == (3, 4, 3)         # shorter side 6 -> 3, 8 -> 4
+    assert C.Resize([3])(image).shape == (3, 4, 3)
     assert C.Resize(4)(image.transpose(1, 0, 2)).shape == (5, 4, 3)  # int(8 * 4 / 6) = 5
     assert C.Resize((2, 3))(image[..., 0]).shape == (2, 3)
 

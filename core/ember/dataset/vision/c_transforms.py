@@ -210,24 +210,27 @@ class Invert(ImageTensorOperation):
 
 # -- geometry --------------------------------------------------------------------------------
 class Resize(ImageTensorOperation):
-    """The image resized to ``size`` (``(height, width)``; an int makes the shorter side that
-    long and keeps the aspect ratio) with ``interpolation`` (OpenCV's rules, see
-    ``ember.dataset.vision._image``), in the image's dtype."""
+    """The image resized to ``size`` (``(height, width)``; an int, or a sequence of one, makes
+    the shorter side that long and keeps the aspect ratio) with ``interpolation`` (OpenCV's
+    rules, see ``ember.dataset.vision._image``), in the image's dtype."""
 
     def __init__(self, size: int | Sequence[int], interpolation: Inter = Inter.LINEAR) -> None:
         where = type(self).__name__
-        check_size(size, where)
+        height, width = check_size(size, where)
         self.size = size
+        self._shape = (height, width)
+        self._shorter = height if isinstance(size, int) or len(size) == 1 else None
         self.interpolation = _interpolation(interpolation, where, _C_MODES)
 
-    def _target(self, image: np.ndarray) -> tuple[int, int]:
-        if isinstance(self.size, int):
-            return _image.shorter_side(image.shape[0], image.shape[1], self.size)
-        return self.size[0], self.size[1]
+    def target(self, height: int, width: int) -> tuple[int, int]:
+        """The output ``(height, width)`` for an image of ``height x width``."""
+        if self._shorter is not None:
+            return _image.shorter_side(height, width, self._shorter)
+        return self._shape
 
     def _apply(self, image: np.ndarray) -> np.ndarray:
         _image.check_image(image, type(self).__name__)
-        return _image.resize(image, *self._target(image), self.interpolation)
+        return _image.resize(image, *self.target(*image.shape[:2]), self.interpolation)
 
 
 class RandomResize(RandomOperation, Resize):
@@ -241,7 +244,7 @@ class RandomResize(RandomOperation, Resize):
     def _apply(self, image: np.ndarray) -> np.ndarray:
         _image.check_image(image, "RandomResize")
         mode = _C_MODES[int(self._rng.integers(4))]
-        return _image.resize(image, *self._target(image), mode)
+        return _image.resize(image, *self.target(*image.shape[:2]), mode)
 
 
 class Crop(ImageTensorOperation):

@@ -137,14 +137,13 @@ class Resize(PyTensorOperation):
     side keeping the aspect ratio)."""
 
     def __init__(self, size: int | Sequence[int], interpolation: Inter = Inter.BILINEAR) -> None:
-        _c.check_size(size, "Resize")
+        self._target = _c.Resize(size).target
         self.size, self.interpolation = size, interpolation
         self._resample = _filter(interpolation, "Resize")
 
     def _apply(self, image: Any) -> Any:
         width, height = _check_pil(image, "Resize").size
-        h, w = (_image.shorter_side(height, width, self.size) if isinstance(self.size, int)
-                else self.size)
+        h, w = self._target(height, width)
         return image.resize((w, h), self._resample)
 
 
