@@ -22,6 +22,7 @@ from ember.dataset.vision import py_transforms as P
 
 Image = pytest.importorskip("PIL.Image")
 ImageEnhance = pytest.importorskip("PIL.ImageEnhance")
+ImageOps = pytest.importorskip("PIL.ImageOps")
 
 
 def _image(h=5, w=7, c=3, seed=0):
@@ -236,6 +237,18 @@ def test_color_adjust_matches_pillow_enhance(name, enhancer):
     op = C.RandomColorAdjust(**{name: (1.4, 1.4)})
     reference = np.asarray(getattr(ImageEnhance, enhancer)(Image.fromarray(image)).enhance(1.4))
     assert np.abs(op(image).astype(int) - reference).max() <= 1
+
+
+@pytest.mark.parametrize("factor", [0.0, 0.6, 1.8])
+def test_sharpness_and_posterize_match_pillow(factor):
+    image = _image(6, 7)
+    reference = np.asarray(ImageEnhance.Sharpness(Image.fromarray(image)).enhance(factor))
+    assert np.abs(C.RandomSharpness((factor, factor))(image).astype(int) - reference).max() <= 1
+    pil = P.RandomSharpness((factor, factor))(Image.fromarray(image))
+    assert np.abs(np.asarray(pil).astype(int) - reference).max() <= 1
+    bits = int(factor * 3) + 2
+    np.testing.assert_array_equal(C.RandomPosterize(bits)(image),
+                                  np.asarray(ImageOps.posterize(Image.fromarray(image), bits)))
 
 
 def test_hue_matches_colorsys():

@@ -17,8 +17,10 @@ from ember.dataset.vision.c_transforms import (
     RandomCrop,
     RandomCropDecodeResize,
     RandomHorizontalFlip,
+    RandomPosterize,
     RandomResize,
     RandomResizedCrop,
+    RandomSharpness,
     RandomVerticalFlip,
     Rescale,
     Resize,
@@ -29,7 +31,7 @@ from ember.dataset.vision.utils import Border, ImageBatchFormat, Inter
 __all__ = [
     "Border", "CenterCrop", "Crop", "Decode", "Grayscale", "HWC2CHW", "ImageBatchFormat", "Inter",
     "Invert", "Normalize", "NormalizePad", "Pad", "RandomColorAdjust", "RandomCrop",
-    "RandomCropDecodeResize", "RandomGrayscale", "RandomHorizontalFlip", "RandomResize",
-    "RandomResizedCrop", "RandomVerticalFlip", "Rescale", "Resize", "ToPIL", "ToTensor", "ToType",
-    "c_transforms", "py_transforms",
+    "RandomCropDecodeResize", "RandomGrayscale", "RandomHorizontalFlip", "RandomPosterize",
+    "RandomResize", "RandomResizedCrop", "RandomSharpness", "RandomVerticalFlip", "Rescale",
+    "Resize", "ToPIL", "ToTensor", "ToType", "c_transforms", "py_transforms",
 ]

@@ -198,6 +198,21 @@ def gray(image: np.ndarray) -> np.ndarray:
     return image[..., :3].astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
 
 
+def smooth(image: np.ndarray) -> np.ndarray:
+    """The image filtered by ``[[1, 1, 1], [1, 5, 1], [1, 1, 1]] / 13`` inside, its edge pixels
+    kept, in its dtype (integers rounded)."""
+    if min(image.shape[:2]) < 3:
+        return image.copy()
+    work = image.astype(np.float32)
+    inner = 4 * work[1:-1, 1:-1]
+    for dy in range(3):
+        for dx in range(3):
+            inner += work[dy:dy + image.shape[0] - 2, dx:dx + image.shape[1] - 2]
+    out = image.copy()
+    out[1:-1, 1:-1] = saturate(inner / 13, image.dtype)
+    return out
+
+
 def blend(image: np.ndarray, other: np.ndarray | float, factor: float) -> np.ndarray:
     """``other + factor * (image - other)`` in the image's dtype (Pillow's ``Image.blend``)."""
     out = other + factor * (image.astype(np.float32) - other)

@@ -427,10 +427,50 @@ def adjust(image: np.ndarray, kind: str, factor: float) -> np.ndarray:
         grey = _image.gray(image)
         grey = np.rint(grey) if image.dtype.kind in "iu" else grey
         return _image.blend(image, grey[..., None], factor)
+    if kind == "sharpness":
+        return _image.blend(image, _image.smooth(image), factor)
     return _image.adjust_hue(image, factor)
+
+
+class RandomSharpness(ImageTensorOperation, RandomOperation):
+    """Sharpness changed by a factor drawn from ``degrees``: a blend with the image smoothed by
+    the 3x3 kernel ``[[1, 1, 1], [1, 5, 1], [1, 1, 1]] / 13`` (edge pixels kept), so 0 gives the
+    smoothed image, 1 the original and 2 a sharper one (Pillow's ``ImageEnhance.Sharpness``)."""
+
+    def __init__(self, degrees: Sequence[float] = (0.1, 1.9)) -> None:
+        super().__init__()
+        self.degrees = check_range(degrees, "RandomSharpness", "degrees", 0.0, None, 0.0)
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        _image.check_image(image, "RandomSharpness")
+        return adjust(image, "sharpness", float(self._rng.uniform(*self.degrees)))
+
+
+class RandomPosterize(ImageTensorOperation, RandomOperation):
+    """A uint8 image with each value's low bits cleared, keeping ``b`` bits for ``b`` drawn
+    uniformly from the integers in ``bits`` (an int, or ``(min, max)`` within [1, 8])."""
+
+    def __init__(self, bits: int | Sequence[int] = (8, 8)) -> None:
+        super().__init__()
+        values = [bits] * 2 if isinstance(bits, int) else check_sequence(
+            bits, "RandomPosterize", "bits", (2,))
+        for value in values:
+            check_number(value, "RandomPosterize", "bits", 1, 8, integer=True)
+        if values[0] > values[1]:
+            raise ValueError(f"RandomPosterize: bits must be (min, max) with min <= max, but got "
+                             f"{bits}")
+        self.bits = bits
+        self._range = values
+
+    def _apply(self, image: np.ndarray) -> np.ndarray:
+        _image.check_image(image, "RandomPosterize")
+        if image.dtype != np.uint8:
+            raise RuntimeError(f"RandomPosterize: the image must be uint8, but got {image.dtype}")
+        kept = int(self._rng.integers(self._range[0], self._range[1] + 1))
+        return image & np.uint8(256 - (1 << (8 - kept)))
 
 
 __all__ = ["CenterCrop", "Crop", "Decode", "HWC2CHW", "Invert", "Normalize", "NormalizePad",
            "Pad", "RandomColorAdjust", "RandomCrop", "RandomCropDecodeResize",
-           "RandomHorizontalFlip", "RandomResize", "RandomResizedCrop", "RandomVerticalFlip",
-           "Rescale", "Resize"]
+           "RandomHorizontalFlip", "RandomPosterize", "RandomResize", "RandomResizedCrop",
+           "RandomSharpness", "RandomVerticalFlip", "Rescale", "Resize"]

@@ -191,6 +191,10 @@ class RandomColorAdjust(_OnPIL, _c.RandomColorAdjust):
     """``c_transforms.RandomColorAdjust`` on an RGB PIL image."""
 
 
+class RandomSharpness(_OnPIL, _c.RandomSharpness):
+    """``c_transforms.RandomSharpness`` on a PIL image."""
+
+
 class Invert(_OnPIL, _c.Invert):
     """``255 - image`` on a PIL image."""
 
@@ -225,4 +229,5 @@ class RandomGrayscale(PyTensorOperation):
 
 __all__ = ["CenterCrop", "Decode", "Grayscale", "HWC2CHW", "Invert", "Normalize", "Pad",
            "RandomColorAdjust", "RandomCrop", "RandomGrayscale", "RandomHorizontalFlip",
-           "RandomResizedCrop", "RandomVerticalFlip", "Resize", "ToPIL", "ToTensor", "ToType"]
+           "RandomResizedCrop", "RandomSharpness", "RandomVerticalFlip", "Resize", "ToPIL",
+           "ToTensor", "ToType"]
