@@ -25,6 +25,7 @@ def test_one_hot_type_cast_fill_mask():
     np.testing.assert_allclose(smooth, [[0.05, 0.85, 0.05, 0.05]])
     cast = C.TypeCast(ember.float16)(labels)
     assert cast.dtype == np.float16 and cast.tolist() == [2, 0, 1]
+    assert T.TypeCast(np.uint8)(labels).dtype == np.uint8      # MindSpore 2.x takes NumPy too
     filled = C.Fill(7)(np.zeros((2, 2), np.uint8))
     assert filled.dtype == np.uint8 and filled.tolist() == [[7, 7], [7, 7]]
     assert C.Fill("x")(np.array(["a", "bc"])).tolist() == ["x", "x"]

@@ -148,6 +148,9 @@ def test_rescale_normalize_hwc2chw_formulas():
     assert out.dtype == np.float32
     np.testing.assert_allclose(out, (image - np.array(mean)) / np.array(std), rtol=1e-6)
     np.testing.assert_allclose(C.Normalize([10], [2])(image[..., 0]), (image[..., 0] - 10) / 2)
+    chw = image.transpose(2, 0, 1)
+    np.testing.assert_array_equal(C.Normalize(mean, std, is_hwc=False)(chw),
+                                  out.transpose(2, 0, 1))
     with pytest.raises(RuntimeError, match="3 means and stds for an image of 1 channel"):
         C.Normalize(mean, std)(image[..., 0])
     chw = C.HWC2CHW()(image)

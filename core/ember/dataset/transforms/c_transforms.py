@@ -21,10 +21,14 @@ from ember.dataset.transforms._base import (
 
 
 def _np_dtype(data_type: Any, where: str) -> np.dtype:
+    """An ember dtype, or a NumPy one as MindSpore 2.x also takes, as a NumPy dtype."""
     if isinstance(data_type, mstype.Type):
         return data_type.np_dtype
-    raise TypeError(f"{where}: data_type must be an ember dtype such as ember.int32, but got "
-                    f"{data_type!r}")
+    if isinstance(data_type, np.dtype) or (isinstance(data_type, type)
+                                           and issubclass(data_type, np.generic)):
+        return np.dtype(data_type)
+    raise TypeError(f"{where}: data_type must be an ember dtype such as ember.int32 (or a NumPy "
+                    f"dtype), but got {data_type!r}")
 
 
 def _scalar_or_vector(array: np.ndarray, where: str) -> None:

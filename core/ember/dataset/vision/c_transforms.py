@@ -152,10 +152,12 @@ class Rescale(ImageTensorOperation):
 
 
 class Normalize(ImageTensorOperation):
-    """``(image - mean) / std`` per channel of an ``<H, W, C>`` image, as float32; ``mean`` and
-    ``std`` (one value per channel, or one for all) are on the image's scale (0-255 for uint8)."""
+    """``(image - mean) / std`` per channel of an ``<H, W, C>`` image (``<C, H, W>`` with
+    MindSpore 2.x's ``is_hwc=False``), as float32; ``mean`` and ``std`` (one value per channel,
+    or one for all) are on the image's scale (0-255 for uint8)."""
 
-    def __init__(self, mean: Sequence[float], std: Sequence[float]) -> None:
+    def __init__(self, mean: Sequence[float], std: Sequence[float], is_hwc: bool = True
+                 ) -> None:
         where = "Normalize"
         mean = check_sequence(mean, where, "mean", (1, 3))
         std = check_sequence(std, where, "std", (1, 3))
@@ -165,11 +167,18 @@ class Normalize(ImageTensorOperation):
         for m, s in zip(mean, std):
             check_number(m, where, "mean", 0, 255)
             check_number(s, where, "std", 0, 255, low_open=True)
-        self.mean, self.std = mean, std
+        if not isinstance(is_hwc, bool):
+            raise TypeError(f"{where}: is_hwc must be a bool, but got {is_hwc!r}")
+        self.mean, self.std, self.is_hwc = mean, std, is_hwc
         self._mean = np.array(mean, np.float32)
         self._std = np.array(std, np.float32)
 
     def _apply(self, image: np.ndarray) -> np.ndarray:
+        if not self.is_hwc and image.ndim == 3:
+            return np.moveaxis(self._apply_hwc(np.moveaxis(image, 0, -1)), -1, 0)
+        return self._apply_hwc(image)
+
+    def _apply_hwc(self, image: np.ndarray) -> np.ndarray:
         _image.check_image(image, "Normalize")
         channels = 1 if image.ndim == 2 else image.shape[2]
         if len(self.mean) not in (1, channels):
@@ -192,7 +201,7 @@ class NormalizePad(Normalize):
         self.dtype = dtype
 
     def _apply(self, image: np.ndarray) -> np.ndarray:
-        out = super()._apply(image)
+        out = self._apply_hwc(image)
         out = out[..., None] if out.ndim == 2 else out
         zeros = np.zeros(out.shape[:2] + (1,), np.float32)
         return np.concatenate([out, zeros], axis=2).astype(self.dtype)
