@@ -20,72 +20,16 @@ from ember.dataset.transforms._base import (
     check_sequence,
 )
 from ember.dataset.vision import _image
+from ember.dataset.vision._checks import (
+    C_MODES,
+    check_border,
+    check_fill,
+    check_interpolation,
+    check_padding,
+    check_range,
+    check_size,
+)
 from ember.dataset.vision.utils import Border, Inter
-
-
-# -- argument checks -------------------------------------------------------------------------
-def check_size(size: Any, where: str) -> tuple[int, int]:
-    """An int (a square) or ``(height, width)`` of positive ints."""
-    values = [size] if isinstance(size, int) else check_sequence(size, where, "size", (1, 2))
-    for value in values:
-        check_number(value, where, "size", 1, integer=True)
-    return (values[0], values[0]) if len(values) == 1 else (values[0], values[1])
-
-
-def check_range(value: Any, where: str, name: str, low: float, high: float | None,
-                center: float) -> tuple[float, float]:
-    """A jitter range: ``(min, max)`` within ``[low, high]``, or one number ``v`` meaning
-    ``[max(low, center - v), center + v]``."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        check_number(value, where, name, 0, None if high is None else high - center)
-        return max(low, center - value), center + value
-    lo, hi = check_sequence(value, where, name, (2,))
-    check_number(lo, where, name, low, high)
-    check_number(hi, where, name, low, high)
-    if lo > hi:
-        raise ValueError(f"{where}: {name} must be (min, max) with min <= max, but got {value}")
-    return float(lo), float(hi)
-
-
-def _interpolation(mode: Any, where: str, accepted: Sequence[Inter]) -> Inter:
-    if not isinstance(mode, Inter) or mode not in accepted:
-        names = ", ".join(f"Inter.{m.name}" for m in accepted)
-        raise (ValueError if isinstance(mode, Inter) else TypeError)(
-            f"{where}: interpolation must be one of {names}, but got {mode!r}")
-    return mode
-
-
-_C_MODES = (Inter.NEAREST, Inter.LINEAR, Inter.CUBIC, Inter.AREA, Inter.PILCUBIC)
-
-
-def _padding(padding: Any, where: str) -> tuple[int, int, int, int]:
-    """``(top, bottom, left, right)`` from an int (every side), ``(left/right, top/bottom)`` or
-    ``(left, top, right, bottom)``."""
-    values = [padding] if isinstance(padding, int) else check_sequence(padding, where,
-                                                                       "padding", (2, 4))
-    for value in values:
-        check_number(value, where, "padding", 0, integer=True)
-    if len(values) == 1:
-        return (values[0],) * 4
-    if len(values) == 2:
-        return values[1], values[1], values[0], values[0]
-    left, top, right, bottom = values
-    return top, bottom, left, right
-
-
-def _fill(fill_value: Any, where: str) -> int | tuple:
-    values = [fill_value] if isinstance(fill_value, int) else check_sequence(
-        fill_value, where, "fill_value", (3,))
-    for value in values:
-        check_number(value, where, "fill_value", 0, 255, integer=True)
-    return fill_value if isinstance(fill_value, int) else tuple(values)
-
-
-def _border(mode: Any, where: str) -> Border:
-    if not isinstance(mode, Border):
-        raise TypeError(f"{where}: padding_mode must be a Border (CONSTANT, EDGE, REFLECT, "
-                        f"SYMMETRIC), but got {mode!r}")
-    return mode
 
 
 class ImageTensorOperation(TensorOperation):
@@ -229,7 +173,7 @@ class Resize(ImageTensorOperation):
         self.size = size
         self._shape = (height, width)
         self._shorter = height if isinstance(size, int) or len(size) == 1 else None
-        self.interpolation = _interpolation(interpolation, where, _C_MODES)
+        self.interpolation = check_interpolation(interpolation, where, C_MODES)
 
     def target(self, height: int, width: int) -> tuple[int, int]:
         """The output ``(height, width)`` for an image of ``height x width``."""
@@ -252,7 +196,7 @@ class RandomResize(RandomOperation, Resize):
 
     def _apply(self, image: np.ndarray) -> np.ndarray:
         _image.check_image(image, "RandomResize")
-        mode = _C_MODES[int(self._rng.integers(4))]
+        mode = C_MODES[int(self._rng.integers(4))]
         return _image.resize(image, *self.target(*image.shape[:2]), mode)
 
 
@@ -299,9 +243,9 @@ class Pad(ImageTensorOperation):
     def __init__(self, padding: int | Sequence[int], fill_value: int | tuple = 0,
                  padding_mode: Border = Border.CONSTANT) -> None:
         self.padding = padding
-        self._sides = _padding(padding, "Pad")
-        self.fill_value = _fill(fill_value, "Pad")
-        self.padding_mode = _border(padding_mode, "Pad")
+        self._sides = check_padding(padding, "Pad")
+        self.fill_value = check_fill(fill_value, "Pad")
+        self.padding_mode = check_border(padding_mode, "Pad")
 
     def _apply(self, image: np.ndarray) -> np.ndarray:
         _image.check_image(image, "Pad")
@@ -319,12 +263,12 @@ class RandomCrop(ImageTensorOperation, RandomOperation):
         where = "RandomCrop"
         self.size = check_size(size, where)
         self.padding = padding
-        self._sides = (0, 0, 0, 0) if padding is None else _padding(padding, where)
+        self._sides = (0, 0, 0, 0) if padding is None else check_padding(padding, where)
         if not isinstance(pad_if_needed, bool):
             raise TypeError(f"{where}: pad_if_needed must be a bool, but got {pad_if_needed!r}")
         self.pad_if_needed = pad_if_needed
-        self.fill_value = _fill(fill_value, where)
-        self.padding_mode = _border(padding_mode, where)
+        self.fill_value = check_fill(fill_value, where)
+        self.padding_mode = check_border(padding_mode, where)
 
     def _apply(self, image: np.ndarray) -> np.ndarray:
         _image.check_image(image, "RandomCrop")
@@ -381,7 +325,7 @@ class RandomResizedCrop(ImageTensorOperation, RandomOperation):
         self.ratio = check_range(ratio, where, "ratio", 0.0, None, 0.0)
         if self.ratio[0] <= 0:
             raise ValueError(f"{where}: ratio must be positive, but got {ratio}")
-        self.interpolation = _interpolation(interpolation, where, _C_MODES)
+        self.interpolation = check_interpolation(interpolation, where, C_MODES)
         self.max_attempts = check_number(max_attempts, where, "max_attempts", 1, integer=True)
 
     def _apply(self, image: np.ndarray) -> np.ndarray:

@@ -14,6 +14,7 @@ import numpy as np
 from ember.dataset.transforms._base import check_number, check_prob, check_sequence, op_generator
 from ember.dataset.vision import _image
 from ember.dataset.vision import c_transforms as _c
+from ember.dataset.vision._checks import check_interpolation
 from ember.dataset.vision.utils import Inter
 
 
@@ -128,7 +129,7 @@ _PIL_FILTERS = {Inter.NEAREST: "NEAREST", Inter.ANTIALIAS: "LANCZOS", Inter.LINE
 
 
 def _filter(interpolation: Any, where: str):
-    mode = _c._interpolation(interpolation, where, tuple(_PIL_FILTERS))
+    mode = check_interpolation(interpolation, where, tuple(_PIL_FILTERS))
     return getattr(_pil(where).Resampling, _PIL_FILTERS[mode])
 
 
