@@ -2,7 +2,9 @@
 
 ``import ember.dataset as ds``; ``ds.NumpySlicesDataset(...)`` or ``ds.GeneratorDataset(...)``,
 then ``shuffle``, ``map``, ``batch``, ``repeat``, ... and ``create_tuple_iterator()`` or
-``create_dict_iterator()`` to read rows as ember Tensors.
+``create_dict_iterator()`` to read rows as ember Tensors. ``ImageFolderDataset`` reads images
+stored one folder per class; ``ember.dataset.vision``, ``.transforms`` and ``.text`` hold the
+transforms ``map`` applies.
 """
 
 from ember.dataset import config
@@ -25,6 +27,7 @@ from ember.dataset.engine import (
     ZipDataset,
 )
 from ember.dataset.engine import zip_datasets as zip  # noqa: A004 (MindSpore's name)
+from ember.dataset.folder import ImageFolderDataset
 from ember.dataset.readers import (
     Cifar10Dataset,
     Cifar100Dataset,
@@ -48,7 +51,8 @@ __all__ = [
     "BatchDataset", "BatchInfo", "Dataset", "DictIterator", "GeneratorDataset", "MapDataset",
     "NumpySlicesDataset", "ProjectDataset", "RenameDataset", "RepeatDataset", "ShuffleDataset",
     "SkipDataset", "TakeDataset", "TupleIterator", "config",
-    "CSVDataset", "Cifar100Dataset", "Cifar10Dataset", "DistributedSampler", "MappableDataset",
+    "CSVDataset", "Cifar100Dataset", "Cifar10Dataset", "DistributedSampler", "ImageFolderDataset",
+    "MappableDataset",
     "MnistDataset", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "Shuffle",
     "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler",
     "BucketBatchByLengthDataset", "ConcatDataset", "FilterDataset", "ZipDataset", "zip",

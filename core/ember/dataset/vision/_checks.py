@@ -1,0 +1,74 @@
+"""Argument checks of the vision transforms: each error names the transform, the argument and
+what is accepted."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ember.dataset.transforms._base import check_number, check_sequence
+from ember.dataset.vision.utils import Border, Inter
+
+
+def check_size(size: Any, where: str) -> tuple[int, int]:
+    """An int (a square) or ``(height, width)`` of positive ints."""
+    values = [size] if isinstance(size, int) else check_sequence(size, where, "size", (1, 2))
+    for value in values:
+        check_number(value, where, "size", 1, integer=True)
+    return (values[0], values[0]) if len(values) == 1 else (values[0], values[1])
+
+
+def check_range(value: Any, where: str, name: str, low: float, high: float | None,
+                center: float) -> tuple[float, float]:
+    """A jitter range: ``(min, max)`` within ``[low, high]``, or one number ``v`` meaning
+    ``[max(low, center - v), center + v]``."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        check_number(value, where, name, 0, None if high is None else high - center)
+        return max(low, center - value), center + value
+    lo, hi = check_sequence(value, where, name, (2,))
+    check_number(lo, where, name, low, high)
+    check_number(hi, where, name, low, high)
+    if lo > hi:
+        raise ValueError(f"{where}: {name} must be (min, max) with min <= max, but got {value}")
+    return float(lo), float(hi)
+
+
+def check_interpolation(mode: Any, where: str, accepted: Sequence[Inter]) -> Inter:
+    if not isinstance(mode, Inter) or mode not in accepted:
+        names = ", ".join(f"Inter.{m.name}" for m in accepted)
+        raise (ValueError if isinstance(mode, Inter) else TypeError)(
+            f"{where}: interpolation must be one of {names}, but got {mode!r}")
+    return mode
+
+
+C_MODES = (Inter.NEAREST, Inter.LINEAR, Inter.CUBIC, Inter.AREA, Inter.PILCUBIC)
+
+
+def check_padding(padding: Any, where: str) -> tuple[int, int, int, int]:
+    """``(top, bottom, left, right)`` from an int (every side), ``(left/right, top/bottom)`` or
+    ``(left, top, right, bottom)``."""
+    values = [padding] if isinstance(padding, int) else check_sequence(padding, where,
+                                                                       "padding", (2, 4))
+    for value in values:
+        check_number(value, where, "padding", 0, integer=True)
+    if len(values) == 1:
+        return (values[0],) * 4
+    if len(values) == 2:
+        return values[1], values[1], values[0], values[0]
+    left, top, right, bottom = values
+    return top, bottom, left, right
+
+
+def check_fill(fill_value: Any, where: str) -> int | tuple:
+    values = [fill_value] if isinstance(fill_value, int) else check_sequence(
+        fill_value, where, "fill_value", (3,))
+    for value in values:
+        check_number(value, where, "fill_value", 0, 255, integer=True)
+    return fill_value if isinstance(fill_value, int) else tuple(values)
+
+
+def check_border(mode: Any, where: str) -> Border:
+    if not isinstance(mode, Border):
+        raise TypeError(f"{where}: padding_mode must be a Border (CONSTANT, EDGE, REFLECT, "
+                        f"SYMMETRIC), but got {mode!r}")
+    return mode

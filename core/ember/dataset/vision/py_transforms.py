@@ -1,0 +1,234 @@
+"""Image transforms on PIL images, as ``mindspore.dataset.vision.py_transforms``: ``Decode``
+gives a PIL image, the geometric and colour transforms take and return one, ``ToTensor`` makes
+the float32 ``<C, H, W>`` array (values / 255) that ``Normalize`` and ``HWC2CHW`` take. Pillow
+must be installed (``pip install "ember-core[vision]"``)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ember.dataset.transforms._base import check_number, check_prob, check_sequence, op_generator
+from ember.dataset.vision import _image
+from ember.dataset.vision import c_transforms as _c
+from ember.dataset.vision._checks import check_interpolation
+from ember.dataset.vision.utils import Inter
+
+
+def _pil(what: str):
+    return _image.import_pil(f"ember.dataset.vision.py_transforms.{what}").Image
+
+
+def _check_pil(image: Any, where: str):
+    pil = _pil(where)
+    if not isinstance(image, pil.Image):
+        raise TypeError(f"{where}: the input must be a PIL image (Decode or ToPIL make one), "
+                        f"but got {type(image).__name__}")
+    return image
+
+
+class PyTensorOperation(ABC):
+    """A Python transform: ``op(image)`` eagerly or in ``Dataset.map`` (a list of them passes
+    PIL images from one to the next)."""
+
+    def __call__(self, image: Any) -> Any:
+        return self._apply(image)
+
+    @abstractmethod
+    def _apply(self, image: Any) -> Any:
+        """The transformed image."""
+
+
+class _OnPIL:
+    """A PIL image in, a PIL image out, computed by the matching ``c_transforms`` kernel."""
+
+    def __call__(self, image: Any) -> Any:
+        where = type(self).__name__
+        array = np.asarray(_check_pil(image, where))
+        return _pil(where).fromarray(self._apply(array))
+
+
+class Decode(PyTensorOperation):
+    """The bytes of an encoded image (a 1-D uint8 array) as an RGB PIL image."""
+
+    def _apply(self, data: Any) -> Any:
+        return _c.decode(np.asarray(data), "Decode")
+
+
+class ToPIL(PyTensorOperation):
+    """A uint8 ``<H, W>`` or ``<H, W, C>`` array as a PIL image (a PIL image stays as it is)."""
+
+    def _apply(self, image: Any) -> Any:
+        pil = _pil("ToPIL")
+        if isinstance(image, pil.Image):
+            return image
+        return pil.fromarray(_image.check_image(np.asarray(image), "ToPIL"))
+
+
+class ToTensor(PyTensorOperation):
+    """A PIL image or an ``<H, W[, C]>`` array as ``<C, H, W>`` of ``output_type`` (float32),
+    divided by 255."""
+
+    def __init__(self, output_type: Any = np.float32) -> None:
+        self.output_type = np.dtype(output_type)
+
+    def _apply(self, image: Any) -> np.ndarray:
+        array = _image.check_image(np.asarray(image), "ToTensor")
+        array = array[..., None] if array.ndim == 2 else array
+        return (array.transpose(2, 0, 1) / 255.0).astype(self.output_type)
+
+
+class ToType(PyTensorOperation):
+    """An array cast to the NumPy ``output_type``."""
+
+    def __init__(self, output_type: Any) -> None:
+        self.output_type = np.dtype(output_type)
+
+    def _apply(self, image: Any) -> np.ndarray:
+        return np.asarray(image).astype(self.output_type)
+
+
+class HWC2CHW(PyTensorOperation):
+    """An ``<H, W, C>`` array as ``<C, H, W>``."""
+
+    def _apply(self, image: Any) -> np.ndarray:
+        array = np.asarray(image)
+        if array.ndim != 3:
+            raise TypeError(f"HWC2CHW: the input must be <H, W, C>, but got shape {array.shape}")
+        return np.ascontiguousarray(array.transpose(2, 0, 1))
+
+
+class Normalize(PyTensorOperation):
+    """``(image - mean) / std`` per channel of a ``<C, H, W>`` array (after ``ToTensor``), with
+    ``mean`` in [0, 1] and ``std`` in (0, 1], in the image's dtype."""
+
+    def __init__(self, mean: Sequence[float], std: Sequence[float]) -> None:
+        mean = check_sequence(mean, "Normalize", "mean", (1, 2, 3, 4))
+        std = check_sequence(std, "Normalize", "std", (len(mean),))
+        for m, s in zip(mean, std):
+            check_number(m, "Normalize", "mean", 0.0, 1.0)
+            check_number(s, "Normalize", "std", 0.0, 1.0, low_open=True)
+        self.mean, self.std = mean, std
+
+    def _apply(self, image: Any) -> np.ndarray:
+        array = np.asarray(image)
+        if array.ndim != 3 or array.shape[0] != len(self.mean):
+            raise TypeError(f"Normalize: the input must be <C, H, W> with C = {len(self.mean)}, "
+                            f"but got shape {array.shape}")
+        dtype = array.dtype if array.dtype.kind == "f" else np.float32
+        mean = np.array(self.mean, dtype)[:, None, None]
+        std = np.array(self.std, dtype)[:, None, None]
+        return ((array - mean) / std).astype(dtype)
+
+
+_PIL_FILTERS = {Inter.NEAREST: "NEAREST", Inter.ANTIALIAS: "LANCZOS", Inter.LINEAR: "BILINEAR",
+                Inter.CUBIC: "BICUBIC"}
+
+
+def _filter(interpolation: Any, where: str):
+    mode = check_interpolation(interpolation, where, tuple(_PIL_FILTERS))
+    return getattr(_pil(where).Resampling, _PIL_FILTERS[mode])
+
+
+class Resize(PyTensorOperation):
+    """A PIL image resized by Pillow to ``size`` (``(height, width)``, or an int for the shorter
+    side keeping the aspect ratio)."""
+
+    def __init__(self, size: int | Sequence[int], interpolation: Inter = Inter.BILINEAR) -> None:
+        self._target = _c.Resize(size).target
+        self.size, self.interpolation = size, interpolation
+        self._resample = _filter(interpolation, "Resize")
+
+    def _apply(self, image: Any) -> Any:
+        width, height = _check_pil(image, "Resize").size
+        h, w = self._target(height, width)
+        return image.resize((w, h), self._resample)
+
+
+class RandomResizedCrop(PyTensorOperation):
+    """A random region (as ``c_transforms.RandomResizedCrop``) resized by Pillow to ``size``."""
+
+    def __init__(self, size: int | Sequence[int], scale: Sequence[float] = (0.08, 1.0),
+                 ratio: Sequence[float] = (3 / 4, 4 / 3),
+                 interpolation: Inter = Inter.BILINEAR, max_attempts: int = 10) -> None:
+        self._rng = op_generator()
+        box = _c.RandomResizedCrop(size, scale, ratio, Inter.LINEAR, max_attempts)
+        self.size, self.scale, self.ratio = box.size, box.scale, box.ratio
+        self.max_attempts, self.interpolation = max_attempts, interpolation
+        self._resample = _filter(interpolation, "RandomResizedCrop")
+
+    def _apply(self, image: Any) -> Any:
+        width, height = _check_pil(image, "RandomResizedCrop").size
+        top, left, h, w = _image.random_resized_box(self._rng, height, width, self.scale,
+                                                    self.ratio, self.max_attempts)
+        return image.resize((self.size[1], self.size[0]), self._resample,
+                            box=(left, top, left + w, top + h))
+
+
+class CenterCrop(_OnPIL, _c.CenterCrop):
+    """``c_transforms.CenterCrop`` on a PIL image."""
+
+
+class Pad(_OnPIL, _c.Pad):
+    """``c_transforms.Pad`` on a PIL image."""
+
+
+class RandomCrop(_OnPIL, _c.RandomCrop):
+    """``c_transforms.RandomCrop`` on a PIL image."""
+
+
+class RandomHorizontalFlip(_OnPIL, _c.RandomHorizontalFlip):
+    """``c_transforms.RandomHorizontalFlip`` on a PIL image."""
+
+
+class RandomVerticalFlip(_OnPIL, _c.RandomVerticalFlip):
+    """``c_transforms.RandomVerticalFlip`` on a PIL image."""
+
+
+class RandomColorAdjust(_OnPIL, _c.RandomColorAdjust):
+    """``c_transforms.RandomColorAdjust`` on an RGB PIL image."""
+
+
+class RandomSharpness(_OnPIL, _c.RandomSharpness):
+    """``c_transforms.RandomSharpness`` on a PIL image."""
+
+
+class Invert(_OnPIL, _c.Invert):
+    """``255 - image`` on a PIL image."""
+
+
+class Grayscale(PyTensorOperation):
+    """A PIL image in grey (Pillow's "L" conversion), with 1 or 3 equal channels."""
+
+    def __init__(self, num_output_channels: int = 1) -> None:
+        if num_output_channels not in (1, 3):
+            raise ValueError(f"Grayscale: num_output_channels must be 1 or 3, but got "
+                             f"{num_output_channels!r}")
+        self.num_output_channels = num_output_channels
+
+    def _apply(self, image: Any) -> Any:
+        grey = _check_pil(image, type(self).__name__).convert("L")
+        return grey if self.num_output_channels == 1 else grey.convert("RGB")
+
+
+class RandomGrayscale(PyTensorOperation):
+    """An image in grey with probability ``prob``, keeping its number of channels."""
+
+    def __init__(self, prob: float = 0.1) -> None:
+        self._rng = op_generator()
+        self.prob = check_prob(prob, "RandomGrayscale")
+
+    def _apply(self, image: Any) -> Any:
+        image = _check_pil(image, "RandomGrayscale")
+        if self._rng.random() >= self.prob:
+            return image
+        return Grayscale(1 if image.mode == "L" else 3)(image)
+
+
+__all__ = ["CenterCrop", "Decode", "Grayscale", "HWC2CHW", "Invert", "Normalize", "Pad",
+           "RandomColorAdjust", "RandomCrop", "RandomGrayscale", "RandomHorizontalFlip",
+           "RandomResizedCrop", "RandomSharpness", "RandomVerticalFlip", "Resize", "ToPIL",
+           "ToTensor", "ToType"]
