@@ -241,6 +241,9 @@ class AscendDevice:
         self.constants: dict[tuple, DeviceArray] = {}
         self.name = f"Ascend {self.soc} (device {self.device_id})"
         self.recording_now: Recording | None = None
+        #: recordings of dropped graphs, released at the next synchronization (a finalizer
+        #: must not call the driver: it can run in the middle of any other call)
+        self.retired: list[Recording] = []
         self.cube = drv.CUBE_KEEP_DTYPE
         self.apply({"enable_reduce_precision": context["enable_reduce_precision"]})
 
@@ -314,14 +317,21 @@ class AscendDevice:
         pinned = self.driver.malloc_host(nbytes)
         try:
             enqueue(pinned)
-            self.driver.sync_stream(self.stream)
+            self.synchronize()
             if after is not None:
                 after(pinned)
         finally:
             self.driver.free_host(pinned)
 
     def synchronize(self) -> None:
+        """Wait for the stream; then release the recordings of graphs dropped since."""
         self.driver.sync_stream(self.stream)
+        while self.retired:
+            self.retired.pop().release(self.driver)
+
+    def retire(self, recording: Recording) -> None:
+        """Release ``recording`` once the stream has finished with it (safe in a finalizer)."""
+        self.retired.append(recording)
 
     # -- enqueued work ---------------------------------------------------------------------
     def _enqueue(self, launch: Callable[[], None]) -> None:

@@ -6,9 +6,11 @@ lifecycle's error codes, every pointer+length inside one live allocation on the 
 kind names, 32-byte aligned tensor data inside its storage, executors that run once unless
 repeatable, workspaces, output shapes recomputed from the inputs, per-SoC operator tables, and
 asynchrony: launched work runs only when its stream is synchronized (or a synchronous copy
-runs), so results read early are stale; freeing memory that queued work uses, or touching on
-one stream what another stream's queued work uses without an event between them, is a
-:class:`ContractViolation`. Errors CANN reports as codes raise ``DriverError`` with that code.
+runs), so results read early are stale; freeing memory that queued work uses, touching on
+one stream what another stream's queued work uses without an event between them, or calling
+the driver while it runs queued work (a finalizer that Python's garbage collector runs there),
+is a :class:`ContractViolation`; the last kind is also kept in ``violations``, since a finalizer
+swallows exceptions. Errors CANN reports as codes raise ``DriverError`` with that code.
 """
 
 from __future__ import annotations
@@ -62,7 +64,8 @@ class Executor:
 
 @dataclass
 class Stream:
-    queue: list[tuple[int, Callable[[], None], list[int]]] = field(default_factory=list)
+    #: (sequence number, task, allocations it touches, the call that queued it)
+    queue: list[tuple[int, Callable[[], None], list[int], str]] = field(default_factory=list)
     done: int = 0  # sequence number of the last item run
     waited: dict[int, int] = field(default_factory=dict)  # stream -> seq it waits for
 
@@ -108,6 +111,8 @@ class AclDouble:
         self.launches: list[str] = []  # operators launched, in order (for tests)
         self.prepared = 0  # aclnn executors made
         self.profiles: list[dict[str, Any]] = []
+        self.running: str | None = None  # the call whose queued task runs now
+        self.violations: list[str] = []  # re-entrant calls (raised too, but maybe swallowed)
 
     def describe(self) -> str:
         return (f"TEST DOUBLE in place of CANN ({self.soc}, {self.devices} device(s)): "
@@ -121,7 +126,18 @@ class AclDouble:
         self.message = message
         raise DriverError(call, code, message)
 
+    def _reentrant(self, call: str) -> None:
+        """A call made while queued work runs: on the hardware the host cannot call in there,
+        so the double would run the rest of the stream under a half-done task."""
+        if self.running is not None:
+            message = (f"{call} was called while the device runs {self.running} (from a "
+                       "finalizer the garbage collector ran there?): release in a finalizer "
+                       "must be deferred to the next synchronization")
+            self.violations.append(message)
+            raise ContractViolation(message)
+
     def _ready(self, call: str, device: bool = True) -> None:
+        self._reentrant(call)
         if not self.initialized:
             self._fail(call, 100001, "aclInit has not been called")
         if device and self.device is None:
@@ -133,6 +149,7 @@ class AclDouble:
         return handle
 
     def _get(self, call: str, handle: Any, kind: type, code: int = 107000) -> Any:
+        self._reentrant(call)
         _int(call, "handle", handle)
         if handle in self.destroyed:
             raise ContractViolation(f"{call}: handle {handle:#x} was destroyed already (an "
@@ -198,13 +215,16 @@ class AclDouble:
         for other, seq in list(s.waited.items()):
             self._drain(self.handles[other], seq)
         while s.queue and (upto is None or s.queue[0][0] <= upto):
-            seq, run, _ = s.queue.pop(0)
+            seq, run, _, call = s.queue.pop(0)
             s.done = seq
+            self.running = call
             try:
                 run()
             except DriverError:
                 s.queue.clear()  # a failed task discards the rest of its stream's work
                 raise
+            finally:
+                self.running = None
 
     def _drain_all(self) -> None:
         for s in list(self.streams.values()):
@@ -244,12 +264,12 @@ class AclDouble:
         for handle, other in self.streams.items():
             if handle == stream:
                 continue
-            for seq, _, used in other.queue:
+            for seq, _, used, _ in other.queue:
                 if set(used) & set(touches) and s.waited.get(handle, 0) < seq:
                     raise ContractViolation(
                         f"{call} on stream {stream:#x} touches memory that queued work on "
                         f"stream {handle:#x} uses, with no event between them")
-        s.queue.append((next(self.seq), run, touches))
+        s.queue.append((next(self.seq), run, touches, call))
 
     # -- 3. memory ---------------------------------------------------------------------------
     def malloc(self, size: int, policy: int = drv.HUGE_FIRST) -> int:
@@ -271,7 +291,7 @@ class AclDouble:
             self._fail("aclrtFree", 107000, f"{pointer:#x} is not the start of a live "
                                             "device allocation")
         for handle, s in self.streams.items():
-            if any(pointer in used for _, _, used in s.queue):
+            if any(pointer in used for _, _, used, _ in s.queue):
                 raise ContractViolation(f"aclrtFree({pointer:#x}) while work queued on stream "
                                         f"{handle:#x} still uses it")
         self._remove(pointer)
@@ -290,7 +310,7 @@ class AclDouble:
         if alloc is None or alloc.side != "host":
             self._fail("aclrtFreeHost", 107000, f"{pointer:#x} is not live pinned memory")
         for handle, s in self.streams.items():
-            if any(pointer in used for _, _, used in s.queue):
+            if any(pointer in used for _, _, used, _ in s.queue):
                 raise ContractViolation(f"aclrtFreeHost({pointer:#x}) while work queued on "
                                         f"stream {handle:#x} still uses it")
         self._remove(pointer)
