@@ -197,6 +197,10 @@ ACLNN: dict[str, tuple[str, ...]] = {
     "MaxPool2dWithMaskBackward": ("T", "T", "T", "IA", "IA", "IA", "IA", "b", "T"),
     "SoftmaxCrossEntropyWithLogits": ("T", "T", "T", "T"),
     "NLLLoss": ("T", "T", "T", "i64", "i64", "T", "T"),
+    "Flip": ("T", "IA", "T"),
+    "ProdDim": ("T", "i64", "b", "dt", "T"),
+    "Cumsum": ("T", "i64", "dt", "T"),
+    "Cumprod": ("T", "S", "dt", "T"),
 }
 KIND_CTYPES = {"T": P, "S": P, "IA": P, "BA": P, "TL": P, "i64": c_int64, "i32": c_int,
                "i8": c_int8, "b": c_bool, "dt": c_int, "str": c_char_p}

@@ -1008,6 +1008,11 @@ OPS: dict[str, Op] = {
         lambda f, lab: ((-(lab * _log_softmax(f, 1)).sum(axis=1)).astype(f.dtype),
                         (np.exp(_log_softmax(f, 1)) - lab).astype(f.dtype)), (2, 3)),
     "NLLLoss": Op(_nll, (5, 6)),
+    "Flip": Op(lambda x, dims: (np.flip(x, dims).copy(),), (2,)),
+    "ProdDim": Op(lambda x, dim, keep, dtype: (
+        np.asarray(np.prod(x, axis=dim, keepdims=keep)).astype(dtype),), (4,)),
+    "Cumsum": Op(lambda x, dim, dtype: (np.cumsum(x, axis=dim, dtype=dtype),), (3,)),
+    "Cumprod": Op(lambda x, dim, dtype: (np.cumprod(x, axis=int(dim), dtype=dtype),), (3,)),
 }
 
 

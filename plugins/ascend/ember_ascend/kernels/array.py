@@ -14,7 +14,9 @@ from ember_ascend.device import (
     TensorList,
     View,
     contiguous_strides,
+    view,
 )
+from ember_ascend.kernels.common import flip
 
 
 def _copy_as(shape_of: Any) -> Any:
@@ -123,6 +125,75 @@ def _slice(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _strided_view(array: DeviceArray, shape: tuple[int, ...],
+                  index: tuple) -> tuple[View, tuple[int, ...]]:
+    """``array`` (holding ``shape``) indexed by a NumPy basic index (slices, ints, None) as a
+    view with strides >= 0 (as aclCreateTensor needs), and the dims to flip to get the slice."""
+    strides = contiguous_strides(shape)
+    offset, dims, steps, flips = 0, [], [], []
+    axis = 0
+    for item in index:
+        if item is None:
+            dims.append(1)
+            steps.append(0)
+            continue
+        if isinstance(item, slice):
+            start, stop, step = item.indices(shape[axis])
+            n = len(range(start, stop, step))
+            if step < 0 and n:
+                start, step = start + (n - 1) * step, -step
+                flips.append(len(dims))
+            offset += start * strides[axis] if n else 0
+            dims.append(n)
+            steps.append(step * strides[axis])
+        else:
+            offset += item * strides[axis]
+        axis += 1
+    dims += shape[axis:]
+    steps += strides[axis:]
+    return View(array, tuple(dims), tuple(steps), offset), tuple(flips)
+
+
+def _strided_slice(prim: Any, dev: AscendDevice) -> Any:
+    """A strided view copied out (aclnnInplaceCopy), flipped where a step is negative."""
+    def kernel(x: DeviceArray, begin: Any, end: Any, strides: Any) -> DeviceArray:
+        index, shape = prim.index(x.shape, begin, end, strides)
+        src, flips = _strided_view(x, x.shape, index)
+        if flips:
+            return flip(dev, src, flips)
+        out = dev.empty(shape, x.dtype)
+        if out.size:
+            dev.aclnn("InplaceCopy", out, View(src.array, shape, src.strides, src.offset))
+        return out
+
+    return kernel
+
+
+def _strided_slice_grad(prim: Any, dev: AscendDevice) -> Any:
+    """Zeros of x's shape, with dy copied into the strided view the slice took."""
+    def kernel(dy: DeviceArray, shapex: Any, begin: Any, end: Any,
+               strides: Any) -> DeviceArray:
+        shapex = tuple(shapex)
+        out = dev.zero(dev.empty(shapex, dy.dtype))
+        index, _ = prim.index(shapex, begin, end, strides)
+        dst, flips = _strided_view(out, shapex, index)
+        if dy.size:
+            dev.aclnn("InplaceCopy", dst, flip(dev, view(dy, dst.shape), flips) if flips
+                      else view(dy, dst.shape))
+        return out
+
+    return kernel
+
+
+def _reverse(prim: Any, dev: AscendDevice) -> Any:
+    axes = tuple(prim.axis)
+
+    def kernel(x: DeviceArray) -> DeviceArray:
+        return flip(dev, x, tuple(sorted(a % x.ndim for a in axes)))
+
+    return kernel
+
+
 def _split(prim: Any, dev: AscendDevice) -> Any:
     axis, count = prim.axis, prim.output_num
 
@@ -198,6 +269,9 @@ KERNELS = {
     "Concat": _join("Cat", stacked=False),
     "Stack": _join("Stack", stacked=True),
     "Slice": _slice,
+    "StridedSlice": _strided_slice,
+    "StridedSliceGrad": _strided_slice_grad,
+    "ReverseV2": _reverse,
     "Split": _split,
     "Gather": _gather,
     "GatherNd": _gather_nd,

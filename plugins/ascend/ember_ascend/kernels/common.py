@@ -1,4 +1,4 @@
-"""Kernels of one aclnn operator whose output has the input's (broadcast) shape."""
+"""Kernels of one aclnn operator whose output has the input's (broadcast) shape, and flips."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ember_ascend.device import AscendDevice, DeviceArray, Scalar
+from ember_ascend.device import AscendDevice, DeviceArray, IntArray, Scalar, View
 
 
 def _no_extra(dtype: np.dtype) -> tuple:
@@ -70,3 +70,11 @@ def backward(op: str, *, output_first: bool, extra: Any = _no_extra) -> Any:
         return kernel
 
     return factory
+
+
+def flip(dev: AscendDevice, x: DeviceArray | View, dims: tuple[int, ...]) -> DeviceArray:
+    """``x`` (an array or a view) reversed along ``dims``, in a new array."""
+    out = dev.empty(x.shape, x.array.dtype if isinstance(x, View) else x.dtype)
+    if out.size:
+        dev.aclnn("Flip", x, IntArray(dims), out)
+    return out

@@ -24,6 +24,27 @@ def _squared_difference(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _zero_where_y_is_zero(op: str) -> Any:
+    """``op(x, y')`` with y' = 1 where y is 0, then 0 there (DivNoNan, MulNoNan): aclnnEqTensor
+    and aclnnSWhere around the operator. Integers divide by aclnnTruncateDiv (C's division)."""
+    def factory(prim: Any, dev: AscendDevice) -> Any:
+        def kernel(x: DeviceArray, y: DeviceArray) -> DeviceArray:
+            name = "TruncateDiv" if op == "Div" and x.dtype.kind in "iu" else op
+            zero = dev.empty(y.shape, np.bool_)
+            dev.aclnn("EqTensor", y, dev.constant(0, y.dtype), zero)
+            safe = dev.empty(y.shape, y.dtype)
+            dev.aclnn("SWhere", zero, dev.constant(1, y.dtype), y, safe)
+            shape = np.broadcast_shapes(x.shape, y.shape)
+            result, out = dev.empty(shape, x.dtype), dev.empty(shape, x.dtype)
+            dev.aclnn(name, x, safe, result)
+            dev.aclnn("SWhere", zero, dev.constant(0, x.dtype), result, out)
+            return out
+
+        return kernel
+
+    return factory
+
+
 def _fill(value: int) -> Any:
     def factory(prim: Any, dev: AscendDevice) -> Any:
         def kernel(x: DeviceArray) -> DeviceArray:
@@ -173,6 +194,9 @@ KERNELS = {
     "FloorDiv": binary("FloorDivide"),
     "FloorMod": binary("RemainderTensorTensor"),
     "TruncateMod": binary("FmodTensor"),
+    "Mod": binary("FmodTensor"),
+    "DivNoNan": _zero_where_y_is_zero("Div"),
+    "MulNoNan": _zero_where_y_is_zero("Mul"),
     "TruncateDiv": binary("TruncateDiv"),
     "SquaredDifference": _squared_difference,
     "Xlogy": binary("XLogYTensor"),

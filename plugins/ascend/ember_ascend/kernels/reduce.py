@@ -1,0 +1,71 @@
+"""Products and cumulative scans: aclnnProdDim, aclnnCumsum, aclnnCumprod (with aclnnFlip)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ember_ascend.device import AscendDevice, DeviceArray, DType, Scalar, View, contiguous_strides
+from ember_ascend.kernels.common import flip
+from ember_ascend.kernels.math import _axes, _fill_with
+
+
+def _reduce_prod(prim: Any, dev: AscendDevice) -> Any:
+    """One aclnnProdDim per axis, from the last axis down (so the others keep their place)."""
+    keep = prim.keep_dims
+
+    def kernel(x: DeviceArray, axis: Any) -> DeviceArray:
+        result = x
+        for dim in reversed(_axes(x, axis) if x.ndim else ()):
+            shape = tuple(1 if i == dim else d for i, d in enumerate(result.shape)
+                          if keep or i != dim)
+            out = dev.empty(shape, x.dtype)
+            dev.aclnn("ProdDim", result, dim, keep, DType(x.dtype), out)
+            result = out
+        if result is x:
+            result = dev.empty(x.shape, x.dtype)
+            dev.copy(result, x)
+        return result
+
+    return kernel
+
+
+def _cumulative(op: str, identity: int) -> Any:
+    """CumSum or CumProd: the scan along the axis, shifted by one from ``identity`` when
+    exclusive (a strided copy), run from the end when reversed (aclnnFlip before and after)."""
+    def factory(prim: Any, dev: AscendDevice) -> Any:
+        exclusive, reverse = prim.exclusive, prim.reverse
+
+        def kernel(x: DeviceArray, axis: int) -> DeviceArray:
+            dim = axis % x.ndim
+            source = flip(dev, x, (dim,)) if reverse and x.size else x
+            scan = dev.empty(x.shape, x.dtype)
+            if x.size:
+                where = dim if op == "Cumsum" else Scalar(dim, np.dtype(np.int64))
+                dev.aclnn(op, source, where, DType(x.dtype), scan)
+            if exclusive and x.size:
+                scan = _shifted(dev, scan, dim, identity)
+            return flip(dev, scan, (dim,)) if reverse and x.size else scan
+
+        return kernel
+
+    return factory
+
+
+def _shifted(dev: AscendDevice, scan: DeviceArray, dim: int, identity: int) -> DeviceArray:
+    """``identity`` then ``scan`` without its last entry, along ``dim``."""
+    out = _fill_with(dev, dev.empty(scan.shape, scan.dtype), identity)
+    if scan.shape[dim] > 1:
+        strides = contiguous_strides(scan.shape)
+        shape = tuple(d - 1 if i == dim else d for i, d in enumerate(scan.shape))
+        dev.aclnn("InplaceCopy", View(out, shape, strides, strides[dim]),
+                  View(scan, shape, strides))
+    return out
+
+
+KERNELS = {
+    "ReduceProd": _reduce_prod,
+    "CumSum": _cumulative("Cumsum", 0),
+    "CumProd": _cumulative("Cumprod", 1),
+}
