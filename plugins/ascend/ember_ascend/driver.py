@@ -17,6 +17,7 @@ from ctypes import (
     POINTER,
     c_bool,
     c_char_p,
+    c_double,
     c_float,
     c_int,
     c_int8,
@@ -130,7 +131,8 @@ PROFILER: dict[str, tuple[Any, list[Any]]] = {
 
 #: aclnn operators: the arguments of ``aclnn<Op>GetWorkspaceSize`` before (workspaceSize,
 #: executor). Kinds: T tensor (NULL allowed where optional), S scalar, IA int array, BA bool
-#: array, TL tensor list, i64/i32/i8 integers, b bool, dt aclDataType, str a C string (bytes).
+#: array, TL tensor list, i64/i32/i8 integers, f64 double, b bool, dt aclDataType, str a C
+#: string (bytes).
 UNARY_OPS = (
     "Abs", "Neg", "Exp", "Log", "Rsqrt", "Reciprocal", "Tanh",
     "Expm1", "Log1p", "Sin", "Cos", "Tan", "Sinh", "Cosh", "Asin", "Acos", "Atan", "Asinh",
@@ -201,9 +203,11 @@ ACLNN: dict[str, tuple[str, ...]] = {
     "ProdDim": ("T", "i64", "b", "dt", "T"),
     "Cumsum": ("T", "i64", "dt", "T"),
     "Cumprod": ("T", "S", "dt", "T"),
+    "BatchNorm": ("T", "T", "T", "T", "T", "b", "f64", "f64", "T", "T", "T"),
+    "BatchNormBackward": ("T", "T", "T", "T", "T", "T", "T", "b", "f64", "BA", "T", "T", "T"),
 }
 KIND_CTYPES = {"T": P, "S": P, "IA": P, "BA": P, "TL": P, "i64": c_int64, "i32": c_int,
-               "i8": c_int8, "b": c_bool, "dt": c_int, "str": c_char_p}
+               "i8": c_int8, "f64": c_double, "b": c_bool, "dt": c_int, "str": c_char_p}
 HANDLE_KINDS = ("T", "S", "IA", "BA", "TL")
 
 

@@ -524,6 +524,10 @@ class AclDouble:
             if not isinstance(value, bytes):
                 raise TypeError(f"{call}: a C string (bytes), got {value!r}")
             return value.decode()
+        if kind == "f64":
+            if type(value) is not float:
+                raise TypeError(f"{call}: a double argument, got {value!r}")
+            return value
         if kind == "b":
             if type(value) is not bool:
                 raise TypeError(f"{call}: a bool argument, got {value!r}")
@@ -879,6 +883,64 @@ def _one_hot(x, classes, on, off, axis) -> tuple:
     return (np.where(hot, on, off).astype(on.dtype),)
 
 
+def _channel_axes(x: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The axes batch norm reduces (all but 1) and the shape that broadcasts a (C,) vector."""
+    return (0, *range(2, x.ndim)), (1, x.shape[1]) + (1,) * (x.ndim - 2)
+
+
+def _batch_norm(x, weight, bias, running_mean, running_var, training, momentum, eps) -> tuple:
+    """aclnnBatchNorm: training normalizes by the batch's mean and biased variance (saved as
+    saveMean, saveInvstd = 1/sqrt(var + eps)) and moves the running statistics given by
+    ``momentum`` (unbiased variance); inference normalizes by the running statistics."""
+    axes, column = _channel_axes(x)
+    stats = x.dtype if weight is None else weight.dtype  # of saveMean and saveInvstd
+    w = x.astype(np.float64)
+    channels = x.shape[1]
+    weight = np.ones(channels) if weight is None else weight.astype(np.float64)
+    bias = np.zeros(channels) if bias is None else bias.astype(np.float64)
+    new_mean = new_var = None
+    if training:
+        mean, var = w.mean(axis=axes), w.var(axis=axes)
+        if running_mean is not None:
+            n = x.size // max(channels, 1)
+            new_mean = ((1 - momentum) * running_mean + momentum * mean).astype(running_mean.dtype)
+            new_var = ((1 - momentum) * running_var + momentum * var * n / max(n - 1, 1)
+                       ).astype(running_var.dtype)
+    else:
+        if running_mean is None or running_var is None:
+            raise ValueError("inference needs runningMean and runningVar")
+        mean, var = running_mean.astype(np.float64), running_var.astype(np.float64)
+    invstd = 1 / np.sqrt(var + eps)
+    y = (w - mean.reshape(column)) * (invstd * weight).reshape(column) + bias.reshape(column)
+    return new_mean, new_var, y.astype(x.dtype), mean.astype(stats), invstd.astype(stats)
+
+
+def _batch_norm_backward(dy, x, weight, running_mean, running_var, save_mean, save_invstd,
+                         training, eps, mask) -> tuple:
+    """aclnnBatchNormBackward: training from saveMean/saveInvstd (the batch's), inference from
+    the running statistics (then the mean and variance do not depend on x)."""
+    axes, column = _channel_axes(x)
+    if training:
+        mean, invstd = save_mean.astype(np.float64), save_invstd.astype(np.float64)
+    else:
+        mean = running_mean.astype(np.float64)
+        invstd = 1 / np.sqrt(running_var.astype(np.float64) + eps)
+    g, w = dy.astype(np.float64), x.astype(np.float64)
+    gain = np.ones(x.shape[1]) if weight is None else weight.astype(np.float64)
+    x_hat = (w - mean.reshape(column)) * invstd.reshape(column)
+    grad_bias, grad_weight = g.sum(axis=axes), (g * x_hat).sum(axis=axes)
+    scale = (gain * invstd).reshape(column)
+    if training:
+        n = x.size // max(x.shape[1], 1)
+        grad_x = scale * (g - (grad_bias.reshape(column) + x_hat * grad_weight.reshape(column)) / n)
+    else:
+        grad_x = g * scale
+    stats = weight.dtype if weight is not None else x.dtype
+    return tuple(a.astype(d) if m else None for a, d, m in
+                 ((grad_x, x.dtype, mask[0]), (grad_weight, stats, mask[1]),
+                  (grad_bias, stats, mask[2])))
+
+
 def _pos_mod(dims: tuple, ndim: int) -> tuple:
     return tuple(d % ndim for d in dims)
 
@@ -1013,6 +1075,8 @@ OPS: dict[str, Op] = {
         np.asarray(np.prod(x, axis=dim, keepdims=keep)).astype(dtype),), (4,)),
     "Cumsum": Op(lambda x, dim, dtype: (np.cumsum(x, axis=dim, dtype=dtype),), (3,)),
     "Cumprod": Op(lambda x, dim, dtype: (np.cumprod(x, axis=int(dim), dtype=dtype),), (3,)),
+    "BatchNorm": Op(_batch_norm, (3, 4, 8, 9, 10), (3, 4), workspace=1024),
+    "BatchNormBackward": Op(_batch_norm_backward, (10, 11, 12), workspace=1024),
 }
 
 
