@@ -199,6 +199,7 @@ ACLNN: dict[str, tuple[str, ...]] = {
     "MaxPool2dWithMaskBackward": ("T", "T", "T", "IA", "IA", "IA", "IA", "b", "T"),
     "SoftmaxCrossEntropyWithLogits": ("T", "T", "T", "T"),
     "NLLLoss": ("T", "T", "T", "i64", "i64", "T", "T"),
+    "NLLLossBackward": ("T", "T", "T", "T", "i64", "i64", "T", "T"),
     "Flip": ("T", "IA", "T"),
     "ProdDim": ("T", "i64", "b", "dt", "T"),
     "Cumsum": ("T", "i64", "dt", "T"),

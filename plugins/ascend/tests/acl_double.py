@@ -866,15 +866,38 @@ def _log_softmax(x: np.ndarray, dim: int) -> np.ndarray:
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
 
-def _nll(logp, target, weight, reduction, ignore) -> tuple:
-    if reduction != 1:
-        raise ValueError("only the mean reduction is in the double")
+def _nll_weights(logp, target, weight, ignore) -> np.ndarray:
+    """weight[target] per sample, 0 where the target is ``ignore``; a target out of range
+    fails the operator."""
     n = logp.shape[0]
-    if n and (target.min() < 0 or target.max() >= logp.shape[1]):
+    kept = target != ignore
+    if n and (target[kept].min(initial=0) < 0 or target[kept].max(initial=0) >= logp.shape[1]):
         raise IndexError("a target is out of range")
-    picked = logp[np.arange(n), target] * weight[target]
-    total = weight[target].sum()
-    return (np.asarray(-picked.sum() / total, logp.dtype), np.asarray(total, logp.dtype))
+    return np.where(kept, weight[np.where(kept, target, 0)], 0)
+
+
+def _nll(logp, target, weight, reduction, ignore) -> tuple:
+    """aclnnNLLLoss, reduction 0 none, 1 mean, 2 sum; totalWeight (the weights' sum) is
+    written by the reducing modes only."""
+    if reduction not in (0, 1, 2):
+        raise ValueError(f"reduction {reduction} is not 0, 1 or 2")
+    w = _nll_weights(logp, target, weight, ignore)
+    picked = -logp[np.arange(logp.shape[0]), target] * w
+    if reduction == 0:
+        return picked.astype(logp.dtype), None
+    total = w.sum()
+    loss = picked.sum() / total if reduction == 1 else picked.sum()
+    return np.asarray(loss, logp.dtype), np.asarray(total, logp.dtype)
+
+
+def _nll_backward(grad, logp, target, weight, reduction, ignore, total) -> tuple:
+    """aclnnNLLLossBackward: -weight[target] * grad at each sample's target (divided by
+    totalWeight under the mean reduction), 0 elsewhere."""
+    w = _nll_weights(logp, target, weight, ignore)
+    scale = grad / total if reduction == 1 else grad
+    out = np.zeros(logp.shape, logp.dtype)
+    out[np.arange(logp.shape[0]), target] = -w * scale
+    return (out,)
 
 
 def _one_hot(x, classes, on, off, axis) -> tuple:
@@ -1075,6 +1098,7 @@ OPS: dict[str, Op] = {
         np.asarray(np.prod(x, axis=dim, keepdims=keep)).astype(dtype),), (4,)),
     "Cumsum": Op(lambda x, dim, dtype: (np.cumsum(x, axis=dim, dtype=dtype),), (3,)),
     "Cumprod": Op(lambda x, dim, dtype: (np.cumprod(x, axis=int(dim), dtype=dtype),), (3,)),
+    "NLLLossBackward": Op(_nll_backward, (7,)),
     "BatchNorm": Op(_batch_norm, (3, 4, 8, 9, 10), (3, 4), workspace=1024),
     "BatchNormBackward": Op(_batch_norm_backward, (10, 11, 12), workspace=1024),
 }
