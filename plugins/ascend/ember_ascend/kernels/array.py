@@ -185,36 +185,6 @@ def _strided_slice_grad(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-def _placed(dev: AscendDevice, x: DeviceArray, shape: tuple[int, ...],
-            starts: tuple[int, ...]) -> DeviceArray:
-    """Zeros of ``shape`` with ``x`` copied in at ``starts`` (a strided view of the output)."""
-    out = dev.zero(dev.empty(shape, x.dtype))
-    if x.size:
-        strides = contiguous_strides(shape)
-        offset = sum(s * st for s, st in zip(starts, strides))
-        dev.aclnn("InplaceCopy", View(out, x.shape, strides, offset), x)
-    return out
-
-
-def _pad(prim: Any, dev: AscendDevice) -> Any:
-    paddings = tuple(tuple(p) for p in prim.paddings)
-
-    def kernel(x: DeviceArray) -> DeviceArray:
-        shape = tuple(d + a + b for d, (a, b) in zip(x.shape, paddings))
-        return _placed(dev, x, shape, tuple(a for a, _ in paddings))
-
-    return kernel
-
-
-def _padding(prim: Any, dev: AscendDevice) -> Any:
-    size = prim.pad_dim_size
-
-    def kernel(x: DeviceArray) -> DeviceArray:
-        return _placed(dev, x, (*x.shape[:-1], size), (0,) * x.ndim)
-
-    return kernel
-
-
 def _reverse(prim: Any, dev: AscendDevice) -> Any:
     axes = tuple(prim.axis)
 
@@ -302,8 +272,6 @@ KERNELS = {
     "StridedSlice": _strided_slice,
     "StridedSliceGrad": _strided_slice_grad,
     "ReverseV2": _reverse,
-    "Pad": _pad,
-    "Padding": _padding,
     "Split": _split,
     "Gather": _gather,
     "GatherNd": _gather_nd,
