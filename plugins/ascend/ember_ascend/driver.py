@@ -204,6 +204,8 @@ ACLNN: dict[str, tuple[str, ...]] = {
     "ProdDim": ("T", "i64", "b", "dt", "T"),
     "Cumsum": ("T", "i64", "dt", "T"),
     "Cumprod": ("T", "S", "dt", "T"),
+    "LayerNorm": ("T", "IA", "T", "T", "f64", "T", "T", "T"),
+    "LayerNormBackward": ("T", "T", "IA", "T", "T", "T", "T", "BA", "T", "T", "T"),
     "BatchNorm": ("T", "T", "T", "T", "T", "b", "f64", "f64", "T", "T", "T"),
     "BatchNormBackward": ("T", "T", "T", "T", "T", "T", "T", "b", "f64", "BA", "T", "T", "T"),
 }

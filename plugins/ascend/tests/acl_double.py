@@ -964,6 +964,43 @@ def _batch_norm_backward(dy, x, weight, running_mean, running_var, save_mean, sa
                   (grad_bias, stats, mask[2])))
 
 
+def _normalized_axes(x: np.ndarray, normalized: tuple) -> tuple[int, ...]:
+    k = len(normalized)
+    if not 0 < k <= x.ndim or x.shape[x.ndim - k:] != tuple(normalized):
+        raise ValueError(f"normalizedShape {list(normalized)} is not the end of the input's "
+                         f"shape {list(x.shape)}")
+    return tuple(range(x.ndim - k, x.ndim))
+
+
+def _layer_norm(x, normalized, weight, bias, eps) -> tuple:
+    """aclnnLayerNorm over the last len(normalizedShape) axes; mean and rstd = 1/sqrt(var +
+    eps) keep those axes as 1."""
+    axes = _normalized_axes(x, normalized)
+    w = x.astype(np.float64)
+    mean, var = w.mean(axis=axes, keepdims=True), w.var(axis=axes, keepdims=True)
+    rstd = 1 / np.sqrt(var + eps)
+    y = (w - mean) * rstd
+    if weight is not None:
+        y = y * weight
+    if bias is not None:
+        y = y + bias
+    return y.astype(x.dtype), mean.astype(x.dtype), rstd.astype(x.dtype)
+
+
+def _layer_norm_backward(dy, x, normalized, mean, rstd, weight, bias, mask) -> tuple:
+    """aclnnLayerNormBackward from the forward's mean and rstd."""
+    axes = _normalized_axes(x, normalized)
+    outer = tuple(range(x.ndim - len(axes)))
+    g, x_hat = dy.astype(np.float64), (x.astype(np.float64) - mean) * rstd
+    scaled = g if weight is None else g * weight
+    dx = rstd * (scaled - scaled.mean(axis=axes, keepdims=True)
+                 - x_hat * (scaled * x_hat).mean(axis=axes, keepdims=True))
+    stats = x.dtype if weight is None else weight.dtype
+    return tuple(a.astype(d) if m else None for a, d, m in
+                 ((dx, x.dtype, mask[0]), ((g * x_hat).sum(axis=outer), stats, mask[1]),
+                  (g.sum(axis=outer), stats, mask[2])))
+
+
 def _pos_mod(dims: tuple, ndim: int) -> tuple:
     return tuple(d % ndim for d in dims)
 
@@ -1099,6 +1136,8 @@ OPS: dict[str, Op] = {
     "Cumsum": Op(lambda x, dim, dtype: (np.cumsum(x, axis=dim, dtype=dtype),), (3,)),
     "Cumprod": Op(lambda x, dim, dtype: (np.cumprod(x, axis=int(dim), dtype=dtype),), (3,)),
     "NLLLossBackward": Op(_nll_backward, (7,)),
+    "LayerNorm": Op(_layer_norm, (5, 6, 7), workspace=1024),
+    "LayerNormBackward": Op(_layer_norm_backward, (8, 9, 10), workspace=1024),
     "BatchNorm": Op(_batch_norm, (3, 4, 8, 9, 10), (3, 4), workspace=1024),
     "BatchNormBackward": Op(_batch_norm_backward, (10, 11, 12), workspace=1024),
 }

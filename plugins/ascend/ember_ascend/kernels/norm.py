@@ -1,9 +1,14 @@
-"""Batch normalization on aclnnBatchNorm and aclnnBatchNormBackward.
+"""Batch and layer normalization on aclnnBatchNorm, aclnnLayerNorm and their Backward.
 
-Both compute in the wider of x's and the scale's dtype (x is cast, as for float16 inputs with
-float32 statistics). MindSpore's BatchNorm also returns the batch variance, unbiased, and keeps
+Batch normalization computes in the wider of x's and the scale's dtype (x is cast, as for
+float16 inputs with float32 statistics). MindSpore's BatchNorm also returns the batch variance, unbiased, and keeps
 the biased one for the gradient: aclnn saves 1/sqrt(var + eps) instead, so the variance is
 computed from the saved mean (aclnnSub, aclnnSquare, aclnnMean).
+
+MindSpore's LayerNorm scales by gamma of shape ``x.shape[begin_params_axis:]``, which need not
+be the normalized shape aclnn's weight has: aclnnLayerNorm normalizes without weight and the
+scale and shift follow (aclnnMul, aclnnAdd); the gradient passes ``dy * gamma`` to
+aclnnLayerNormBackward and sums dgamma and dbeta over the leading axes itself.
 """
 
 from __future__ import annotations
@@ -50,12 +55,8 @@ def _batch_norm(prim: Any, dev: AscendDevice) -> Any:
             moments = [_copy(dev, a, stats) for a in (mean, variance)]
             return _as(dev, y, x.dtype), *moments, *(_copy(dev, a, stats) for a in moments)
         dev.aclnn("BatchNorm", xs, *weights, None, None, True, 0.0, eps, y, saved_mean, invstd)
-        centred, squares = dev.empty(x.shape, at), dev.empty(x.shape, at)
-        dev.aclnn("Sub", xs, view(saved_mean, _column(x)), Scalar(1, at), centred)
-        dev.aclnn("Square", centred, squares)
-        biased = dev.empty(scale.shape, at)
-        axes = (0, *range(2, x.ndim))
-        dev.aclnn("Mean", squares, IntArray(axes), False, DType(at), biased)
+        biased = _variance(dev, xs, view(saved_mean, _column(x)), (0, *range(2, x.ndim)),
+                           False, at)
         n = x.size // max(x.shape[1], 1)
         unbiased = dev.empty(scale.shape, at)
         dev.aclnn("Mul", biased, dev.constant(n / max(n - 1, 1), at), unbiased)
@@ -90,7 +91,79 @@ def _batch_norm_grad(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _variance(dev: AscendDevice, x: DeviceArray, mean: Any, axes: tuple[int, ...],
+              keep: bool, dtype: np.dtype) -> DeviceArray:
+    """The mean of (x - mean)^2 over ``axes`` (aclnnSub, aclnnSquare, aclnnMean)."""
+    centred, squares = dev.empty(x.shape, dtype), dev.empty(x.shape, dtype)
+    dev.aclnn("Sub", x, mean, Scalar(1, dtype), centred)
+    dev.aclnn("Square", centred, squares)
+    shape = tuple(1 if i in axes else d for i, d in enumerate(x.shape) if keep or i not in axes)
+    out = dev.empty(shape, dtype)
+    dev.aclnn("Mean", squares, IntArray(axes), keep, DType(dtype), out)
+    return out
+
+
+def _elementwise(dev: AscendDevice, op: str, a: DeviceArray, b: DeviceArray,
+                 *extra: Any) -> DeviceArray:
+    out = dev.empty(np.broadcast_shapes(a.shape, b.shape), a.dtype)
+    dev.aclnn(op, a, b, *extra, out)
+    return out
+
+
+def _layer_norm(prim: Any, dev: AscendDevice) -> Any:
+    eps, begin = float(prim.epsilon), prim.begin_norm_axis
+
+    def kernel(x: DeviceArray, gamma: DeviceArray,
+               beta: DeviceArray) -> tuple[DeviceArray, ...]:
+        norm = begin % x.ndim
+        axes = tuple(range(norm, x.ndim))
+        stats = (*x.shape[:norm], *(1,) * len(axes))
+        normalized = dev.empty(x.shape, x.dtype)
+        mean, rstd = dev.empty(stats, x.dtype), dev.empty(stats, x.dtype)
+        dev.aclnn("LayerNorm", x, IntArray(x.shape[norm:]), None, None, eps, normalized, mean,
+                  rstd)
+        y = _elementwise(dev, "Add", _elementwise(dev, "Mul", normalized, gamma), beta,
+                         Scalar(1, x.dtype))
+        return y, mean, _variance(dev, x, mean, axes, True, x.dtype)
+
+    return kernel
+
+
+def _layer_norm_grad(prim: Any, dev: AscendDevice) -> Any:
+    eps, begin = float(prim.epsilon), prim.begin_norm_axis
+
+    def kernel(x: DeviceArray, dy: DeviceArray, variance: DeviceArray, mean: DeviceArray,
+               gamma: DeviceArray) -> tuple[DeviceArray, ...]:
+        norm = begin % x.ndim
+        shifted, rstd = dev.empty(variance.shape, x.dtype), dev.empty(variance.shape, x.dtype)
+        dev.aclnn("Add", variance, dev.constant(eps, x.dtype), Scalar(1, x.dtype), shifted)
+        dev.aclnn("Rsqrt", shifted, rstd)
+        dx = dev.empty(x.shape, x.dtype)
+        dev.aclnn("LayerNormBackward", _elementwise(dev, "Mul", dy, gamma), x,
+                  IntArray(x.shape[norm:]), mean, rstd, None, None,
+                  BoolArray((True, False, False)), dx, None, None)
+        x_hat = _elementwise(dev, "Mul", _elementwise(dev, "Sub", x, mean, Scalar(1, x.dtype)),
+                             rstd)
+        outer = tuple(range(x.ndim - gamma.ndim))
+        return dx, *(_sum(dev, a, outer, gamma.dtype)
+                     for a in (_elementwise(dev, "Mul", dy, x_hat), dy))
+
+    return kernel
+
+
+def _sum(dev: AscendDevice, x: DeviceArray, axes: tuple[int, ...],
+         dtype: np.dtype) -> DeviceArray:
+    out = dev.empty(tuple(d for i, d in enumerate(x.shape) if i not in axes), dtype)
+    if axes:
+        dev.aclnn("ReduceSum", x, IntArray(axes), False, DType(dtype), out)
+    else:
+        dev.copy(out, x)
+    return out
+
+
 KERNELS = {
+    "LayerNorm": _layer_norm,
+    "LayerNormGrad": _layer_norm_grad,
     "BatchNorm": _batch_norm,
     "BatchNormGrad": _batch_norm_grad,
 }
