@@ -1,9 +1,9 @@
 """Batch and layer normalization on aclnnBatchNorm, aclnnLayerNorm and their Backward.
 
 Batch normalization computes in the wider of x's and the scale's dtype (x is cast, as for
-float16 inputs with float32 statistics). MindSpore's BatchNorm also returns the batch variance, unbiased, and keeps
-the biased one for the gradient: aclnn saves 1/sqrt(var + eps) instead, so the variance is
-computed from the saved mean (aclnnSub, aclnnSquare, aclnnMean).
+float16 inputs with float32 statistics). MindSpore's BatchNorm also returns the batch variance,
+unbiased, and keeps the biased one for the gradient: aclnn saves 1/sqrt(var + eps) instead, so
+the variance is computed from the saved mean (aclnnSub, aclnnSquare, aclnnMean).
 
 MindSpore's LayerNorm scales by gamma of shape ``x.shape[begin_params_axis:]``, which need not
 be the normalized shape aclnn's weight has: aclnnLayerNorm normalizes without weight and the
