@@ -27,22 +27,6 @@ def unary(op: str, out_dtype: Any = None, extra: Any = _no_extra) -> Any:
     return factory
 
 
-def floats_only(factory: Any, why: str) -> Any:
-    """``factory``'s kernel, refusing integer inputs with a message that says ``why``."""
-    def checked(prim: Any, dev: AscendDevice) -> Any:
-        kernel = factory(prim, dev)
-
-        def run(x: DeviceArray, *args: Any) -> Any:
-            if x.dtype.kind != "f":
-                raise TypeError(f"{prim.name} of {x.dtype}: {why}; this backend runs it on "
-                                "float16, float32 and float64 only")
-            return kernel(x, *args)
-
-        return run
-
-    return checked
-
-
 def binary(op: str, alpha: int | None = None, out_dtype: Any = None) -> Any:
     """``op(x, y) -> out`` with NumPy broadcasting (Add and Sub take an alpha scalar)."""
     def factory(prim: Any, dev: AscendDevice) -> Any:
