@@ -9,10 +9,14 @@ from ember_ascend.device import AscendDevice, DeviceArray, Scalar, View, contigu
 from ember_ascend.kernels.common import flip
 
 
-def _placed(dev: AscendDevice, x: DeviceArray, shape: tuple[int, ...],
-            starts: tuple[int, ...]) -> DeviceArray:
-    """Zeros of ``shape`` with ``x`` copied in at ``starts`` (a strided view of the output)."""
-    out = dev.zero(dev.empty(shape, x.dtype))
+def placed(dev: AscendDevice, x: DeviceArray, shape: tuple[int, ...], starts: tuple[int, ...],
+           fill: float = 0) -> DeviceArray:
+    """``fill`` in ``shape`` with ``x`` copied in at ``starts`` (a strided view of the output)."""
+    out = dev.empty(shape, x.dtype)
+    if fill == 0:
+        dev.zero(out)
+    elif out.size:
+        dev.aclnn("InplaceFillScalar", out, Scalar(fill, x.dtype))
     if x.size:
         strides = contiguous_strides(shape)
         offset = sum(s * st for s, st in zip(starts, strides))
@@ -25,7 +29,7 @@ def _pad(prim: Any, dev: AscendDevice) -> Any:
 
     def kernel(x: DeviceArray) -> DeviceArray:
         shape = tuple(d + a + b for d, (a, b) in zip(x.shape, paddings))
-        return _placed(dev, x, shape, tuple(a for a, _ in paddings))
+        return placed(dev, x, shape, tuple(a for a, _ in paddings))
 
     return kernel
 
@@ -34,7 +38,7 @@ def _padding(prim: Any, dev: AscendDevice) -> Any:
     size = prim.pad_dim_size
 
     def kernel(x: DeviceArray) -> DeviceArray:
-        return _placed(dev, x, (*x.shape[:-1], size), (0,) * x.ndim)
+        return placed(dev, x, (*x.shape[:-1], size), (0,) * x.ndim)
 
     return kernel
 
