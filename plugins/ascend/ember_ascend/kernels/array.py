@@ -1,4 +1,4 @@
-"""Shapes and layouts: copies on the stream, aclnnPermute/Expand/Repeat/Cat/Stack/OneHot,
+"""Shapes and layouts: copies on the stream, aclnnPermute/Expand/Repeat/Cat/Stack/OneHot/Flip,
 gathers, and slices as strided views copied by aclnnInplaceCopy."""
 
 from __future__ import annotations
@@ -227,23 +227,6 @@ def _gather_nd(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-def _tensor_scatter_add(prim: Any, dev: AscendDevice) -> Any:
-    """x with updates added at indices[..., K] (repeats summed): aclnnIndexPutImpl with
-    accumulate, its index list being the K columns of ``indices`` as strided views."""
-    def kernel(x: DeviceArray, indices: DeviceArray, updates: DeviceArray) -> DeviceArray:
-        out = dev.empty(x.shape, x.dtype)
-        dev.copy(out, x)
-        depth = indices.shape[-1]
-        if indices.size and updates.size:
-            shape = indices.shape[:-1]
-            strides = tuple(s * depth for s in contiguous_strides(shape))
-            columns = tuple(View(indices, shape, strides, k) for k in range(depth))
-            dev.aclnn("IndexPutImpl", out, TensorList(columns), updates, True, False)
-        return out
-
-    return kernel
-
-
 def _one_hot(prim: Any, dev: AscendDevice) -> Any:
     axis = prim.axis
 
@@ -275,6 +258,5 @@ KERNELS = {
     "Split": _split,
     "Gather": _gather,
     "GatherNd": _gather_nd,
-    "TensorScatterAdd": _tensor_scatter_add,
     "OneHot": _one_hot,
 }
