@@ -1,11 +1,24 @@
 """Paddings: zeros (Pad, Padding) or mirror images (MirrorPad and its gradient), built from
-strided views of the arrays, aclnnInplaceCopy, aclnnInplaceAdd and aclnnFlip."""
+strided views of the arrays, aclnnInplaceCopy, aclnnInplaceAdd and aclnnFlip; and
+ResizeBilinear and its gradient as products with the interpolation matrices of each axis
+(aclnnMatmul, in float32 at least)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ember_ascend.device import AscendDevice, DeviceArray, Scalar, View, contiguous_strides
+import numpy as np
+
+from ember.ops.operations.spatial_ops import bilinear_matrix
+from ember_ascend.device import (
+    AscendDevice,
+    DeviceArray,
+    DType,
+    Scalar,
+    View,
+    contiguous_strides,
+    transposed,
+)
 from ember_ascend.kernels.common import flip
 
 
@@ -107,7 +120,49 @@ def _mirror_pad_grad(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _cast(dev: AscendDevice, x: DeviceArray, dtype: np.dtype) -> DeviceArray:
+    if x.dtype == dtype:
+        return x
+    out = dev.empty(x.shape, dtype)
+    dev.aclnn("Cast", x, DType(dtype), out)
+    return out
+
+
+def _interpolated(dev: AscendDevice, x: DeviceArray, out_hw: tuple[int, ...],
+                  in_hw: tuple[int, ...], align: bool, transpose: bool) -> DeviceArray:
+    """rows @ x @ columns^T (the resize), or rows^T @ x @ columns (its gradient), where rows
+    and columns map ``in_hw`` to ``out_hw``; returned in x's dtype."""
+    wide = np.promote_types(x.dtype, np.float32)
+    rows, columns = (dev.constant(bilinear_matrix(i, o, align), wide)
+                     for i, o in zip(in_hw, out_hw))
+    left, right = (transposed(rows), columns) if transpose else (rows, transposed(columns))
+    source = _cast(dev, x, wide)
+    n, c = x.shape[:2]
+    middle = dev.empty((n, c, left.shape[0], x.shape[3]), wide)
+    dev.aclnn("Matmul", left, source, middle, dev.cube)
+    out = dev.empty((n, c, left.shape[0], right.shape[1]), wide)
+    dev.aclnn("Matmul", middle, right, out, dev.cube)
+    return _cast(dev, out, x.dtype)
+
+
+def _resize_bilinear(prim: Any, dev: AscendDevice) -> Any:
+    size, align = tuple(prim.size), prim.align_corners
+    return lambda x: _interpolated(dev, x, size, x.shape[2:], align, transpose=False)
+
+
+def _resize_bilinear_grad(prim: Any, dev: AscendDevice) -> Any:
+    align = prim.align_corners
+
+    def kernel(grads: DeviceArray, image: DeviceArray) -> DeviceArray:
+        dx = _interpolated(dev, grads, grads.shape[2:], image.shape[2:], align, transpose=True)
+        return _cast(dev, dx, image.dtype)
+
+    return kernel
+
+
 KERNELS = {
+    "ResizeBilinear": _resize_bilinear,
+    "ResizeBilinearGrad": _resize_bilinear_grad,
     "Pad": _pad,
     "Padding": _padding,
     "MirrorPad": _mirror_pad,
