@@ -11,6 +11,7 @@ from ember_ascend.device import (
     AscendDevice,
     DeviceArray,
     IntArray,
+    Scalar,
     TensorList,
     View,
     contiguous_strides,
@@ -194,6 +195,63 @@ def _reverse(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _unstack(prim: Any, dev: AscendDevice) -> Any:
+    """Each slice along the axis, a strided view copied out."""
+    def kernel(x: DeviceArray) -> tuple[DeviceArray, ...]:
+        axis = prim.axis % x.ndim
+        strides = contiguous_strides(x.shape)
+        shape = x.shape[:axis] + x.shape[axis + 1:]
+        parts = []
+        for k in range(x.shape[axis]):
+            part = dev.empty(shape, x.dtype)
+            if part.size:
+                dev.aclnn("InplaceCopy", part, View(x, shape, strides[:axis] + strides[axis + 1:],
+                                                    k * strides[axis]))
+            parts.append(part)
+        return tuple(parts)
+
+    return kernel
+
+
+def _meshgrid(prim: Any, dev: AscendDevice) -> Any:
+    """Each 1-d input viewed along its axis of the grid and expanded (aclnnExpand); 'xy'
+    swaps the first two axes."""
+    xy = prim.indexing == "xy"
+
+    def kernel(*xs: DeviceArray) -> tuple[DeviceArray, ...]:
+        sizes = [x.shape[0] for x in xs]
+        axes = list(range(len(xs)))
+        if xy:
+            sizes[0], sizes[1] = sizes[1], sizes[0]
+            axes[0], axes[1] = 1, 0
+        grids = []
+        for x, axis in zip(xs, axes):
+            out = dev.empty(tuple(sizes), x.dtype)
+            along = tuple(d if i == axis else 1 for i, d in enumerate(sizes))
+            if out.size:
+                dev.aclnn("Expand", view(x, along), IntArray(tuple(sizes)), out)
+            grids.append(out)
+        return tuple(grids)
+
+    return kernel
+
+
+def _eye(prim: Any, dev: AscendDevice) -> Any:
+    """Zeros with ones filled into the diagonal, a view of stride m + 1."""
+    def kernel(n: int, m: int, dtype: Any) -> DeviceArray:
+        out = dev.zero(dev.empty((n, m), dtype.np_dtype))
+        if min(n, m):
+            dev.aclnn("InplaceFillScalar", View(out, (min(n, m),), (m + 1,)),
+                      Scalar(1, out.dtype))
+        return out
+
+    return kernel
+
+
+def _dynamic_shape(prim: Any, dev: AscendDevice) -> Any:
+    return lambda x: dev.from_host(np.array(x.shape, np.int32))
+
+
 def _split(prim: Any, dev: AscendDevice) -> Any:
     axis, count = prim.axis, prim.output_num
 
@@ -255,6 +313,11 @@ KERNELS = {
     "StridedSlice": _strided_slice,
     "StridedSliceGrad": _strided_slice_grad,
     "ReverseV2": _reverse,
+    "Unstack": _unstack,
+    "Unpack": _unstack,
+    "Meshgrid": _meshgrid,
+    "Eye": _eye,
+    "DynamicShape": _dynamic_shape,
     "Split": _split,
     "Gather": _gather,
     "GatherNd": _gather_nd,

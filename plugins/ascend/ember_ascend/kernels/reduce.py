@@ -1,4 +1,5 @@
-"""Products and cumulative scans: aclnnProdDim, aclnnCumsum, aclnnCumprod (with aclnnFlip)."""
+"""Products and cumulative scans (aclnnProdDim, aclnnCumsum, aclnnCumprod, with aclnnFlip),
+and sums of squares and of matches (aclnnSquare/aclnnEqTensor, then aclnnReduceSum)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,16 @@ from typing import Any
 
 import numpy as np
 
-from ember_ascend.device import AscendDevice, DeviceArray, DType, Scalar, View, contiguous_strides
+from ember_ascend.device import (
+    AscendDevice,
+    DeviceArray,
+    DType,
+    IntArray,
+    Scalar,
+    View,
+    contiguous_strides,
+    view,
+)
 from ember_ascend.kernels.common import flip
 from ember_ascend.kernels.math import _axes, _fill_with
 
@@ -64,7 +74,48 @@ def _shifted(dev: AscendDevice, scan: DeviceArray, dim: int, identity: int) -> D
     return out
 
 
+def _sum_all(dev: AscendDevice, x: DeviceArray, out: DeviceArray | View) -> Any:
+    """The sum of every element of ``x`` into ``out`` (0-d, or a 0-d view)."""
+    if x.size:
+        dev.aclnn("ReduceSum", x, IntArray(tuple(range(x.ndim))), False, DType(x.dtype), out)
+    else:
+        dev.zero(out.array if isinstance(out, View) else out)
+    return out
+
+
+def _squares(dev: AscendDevice, x: DeviceArray) -> DeviceArray:
+    out = dev.empty(x.shape, x.dtype)
+    dev.aclnn("Square", x, out)
+    return _sum_all(dev, out, dev.empty((), x.dtype))
+
+
+def _equal_count(prim: Any, dev: AscendDevice) -> Any:
+    """[the number of equal elements], of x's dtype."""
+    def kernel(x: DeviceArray, y: DeviceArray) -> DeviceArray:
+        equal, counted = dev.empty(x.shape, np.bool_), dev.empty(x.shape, x.dtype)
+        dev.aclnn("EqTensor", x, y, equal)
+        dev.aclnn("Cast", equal, DType(x.dtype), counted)
+        out = dev.empty((1,), x.dtype)
+        _sum_all(dev, counted, view(out, ()))
+        return out
+
+    return kernel
+
+
+def _l2_loss(prim: Any, dev: AscendDevice) -> Any:
+    """sum(x^2) / 2."""
+    def kernel(x: DeviceArray) -> DeviceArray:
+        out = dev.empty((), x.dtype)
+        dev.aclnn("Mul", _squares(dev, x), dev.constant(0.5, x.dtype), out)
+        return out
+
+    return kernel
+
+
 KERNELS = {
+    "EqualCount": _equal_count,
+    "SquareSumAll": lambda prim, dev: lambda x, y: (_squares(dev, x), _squares(dev, y)),
+    "L2Loss": _l2_loss,
     "ReduceProd": _reduce_prod,
     "CumSum": _cumulative("Cumsum", 0),
     "CumProd": _cumulative("Cumprod", 1),

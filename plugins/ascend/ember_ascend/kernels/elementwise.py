@@ -1,0 +1,73 @@
+"""Elementwise primitives aclnn has no single operator for, composed of a few: IsNan, Xdivy,
+Lerp, ApproximateEqual, MaskedFill."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ember_ascend.device import AscendDevice, DeviceArray, DType, Scalar
+
+
+def _op(dev: AscendDevice, op: str, *args: Any, dtype: Any = None) -> DeviceArray:
+    """``op`` of arrays broadcast together (and extra arguments), in a new array of ``dtype``
+    (the first array's by default)."""
+    arrays = [a for a in args if isinstance(a, DeviceArray)]
+    out = dev.empty(np.broadcast_shapes(*(a.shape for a in arrays)), dtype or arrays[0].dtype)
+    dev.aclnn(op, *args, out)
+    return out
+
+
+def _is_nan(prim: Any, dev: AscendDevice) -> Any:
+    """x != x."""
+    return lambda x: _op(dev, "NeTensor", x, x, dtype=np.bool_)
+
+
+def _xdivy(prim: Any, dev: AscendDevice) -> Any:
+    """x / y, 0 where x is 0."""
+    def kernel(x: DeviceArray, y: DeviceArray) -> DeviceArray:
+        zero = dev.constant(0, x.dtype)
+        return _op(dev, "SWhere", _op(dev, "EqTensor", x, zero, dtype=np.bool_), zero,
+                   _op(dev, "Div", x, y), dtype=x.dtype)
+
+    return kernel
+
+
+def _lerp(prim: Any, dev: AscendDevice) -> Any:
+    """start + weight * (end - start)."""
+    def kernel(start: DeviceArray, end: DeviceArray, weight: DeviceArray) -> DeviceArray:
+        one = Scalar(1, start.dtype)
+        return _op(dev, "Add", start, _op(dev, "Mul", weight, _op(dev, "Sub", end, start, one)),
+                   one)
+
+    return kernel
+
+
+def _approximate_equal(prim: Any, dev: AscendDevice) -> Any:
+    """|x - y| < tolerance, integers subtracted in float64 (so unsigned ones do not wrap)."""
+    tolerance = prim.tolerance
+
+    def kernel(x: DeviceArray, y: DeviceArray) -> DeviceArray:
+        if x.dtype.kind != "f":
+            x, y = (_op(dev, "Cast", a, DType(np.float64), dtype=np.float64) for a in (x, y))
+        distance = _op(dev, "Abs", _op(dev, "Sub", x, y, Scalar(1, x.dtype)))
+        return _op(dev, "LtTensor", distance, dev.constant(tolerance, x.dtype), dtype=np.bool_)
+
+    return kernel
+
+
+def _masked_fill(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray, mask: DeviceArray, value: DeviceArray) -> DeviceArray:
+        return _op(dev, "SWhere", mask, value, x, dtype=x.dtype)
+
+    return kernel
+
+
+KERNELS = {
+    "IsNan": _is_nan,
+    "Xdivy": _xdivy,
+    "Lerp": _lerp,
+    "ApproximateEqual": _approximate_equal,
+    "MaskedFill": _masked_fill,
+}
