@@ -1001,6 +1001,52 @@ def _layer_norm_backward(dy, x, normalized, mean, rstd, weight, bias, mask) -> t
                   (g.sum(axis=outer), stats, mask[2])))
 
 
+def _topk(x, k, dim, largest, ordered) -> tuple:
+    """aclnnTopk: ties keep the lower index first (a stable sort); unsorted, the k in the
+    order of their positions."""
+    if not 0 <= k <= x.shape[dim]:
+        raise ValueError(f"k {k} is out of [0, {x.shape[dim]}]")
+    order = np.argsort(-x if largest else x, axis=dim, kind="stable")
+    order = np.take(order, np.arange(k), axis=dim)
+    if not ordered:
+        order = np.sort(order, axis=dim)
+    return np.take_along_axis(x, order, dim), order.astype(np.int64)
+
+
+def _sort(x, stable, dim, descending) -> tuple:
+    """aclnnSort; stable keeps equal elements in their order (descending too)."""
+    if descending:
+        n = x.shape[dim]
+        order = n - 1 - np.flip(np.argsort(np.flip(x, dim), dim, kind="stable"), dim)
+    else:
+        order = np.argsort(x, dim, kind="stable")
+    return np.take_along_axis(x, order, dim), order.astype(np.int64)
+
+
+def _along_index(index: np.ndarray, dim: int, shape: tuple) -> tuple:
+    """NumPy coordinates of ``index`` (positions along ``dim``) in an array of ``shape``."""
+    if index.size and (index.min() < 0 or index.max() >= shape[dim]):
+        raise IndexError("an index is out of range")
+    grid = list(np.indices(index.shape, sparse=True))
+    grid[dim] = index
+    return tuple(grid)
+
+
+def _scatter_add(x, dim, index, src) -> tuple:
+    out = x.copy()
+    np.add.at(out, _along_index(index, dim, x.shape), src[tuple(slice(0, d) for d in
+                                                                 index.shape)])
+    return (out,)
+
+
+def _index_add(x, dim, index, source, alpha) -> tuple:
+    out = x.copy()
+    if index.size and (index.min() < 0 or index.max() >= x.shape[dim]):
+        raise IndexError("an index is out of range")
+    np.add.at(np.moveaxis(out, dim, 0), index, np.moveaxis(source * alpha, dim, 0))
+    return (out.astype(x.dtype),)
+
+
 def _pos_mod(dims: tuple, ndim: int) -> tuple:
     return tuple(d % ndim for d in dims)
 
@@ -1136,6 +1182,11 @@ OPS: dict[str, Op] = {
     "Cumsum": Op(lambda x, dim, dtype: (np.cumsum(x, axis=dim, dtype=dtype),), (3,)),
     "Cumprod": Op(lambda x, dim, dtype: (np.cumprod(x, axis=int(dim), dtype=dtype),), (3,)),
     "NLLLossBackward": Op(_nll_backward, (7,)),
+    "Topk": Op(_topk, (5, 6), workspace=1024),
+    "Sort": Op(_sort, (4, 5), workspace=1024),
+    "Gather": Op(lambda x, dim, index: (x[_along_index(index, dim, x.shape)],), (3,)),
+    "ScatterAdd": Op(_scatter_add, (4,)),
+    "IndexAdd": Op(_index_add, (5,)),
     "LayerNorm": Op(_layer_norm, (5, 6, 7), workspace=1024),
     "LayerNormBackward": Op(_layer_norm_backward, (8, 9, 10), workspace=1024),
     "BatchNorm": Op(_batch_norm, (3, 4, 8, 9, 10), (3, 4), workspace=1024),

@@ -1,0 +1,97 @@
+"""Ordering and element-wise indexing: TopK and Sort (aclnnTopk, aclnnSort, int32 indices as
+MindSpore's), GatherD and its gradient (aclnnGather, aclnnScatterAdd) and IndexAdd
+(aclnnIndexAdd into the Parameter)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ember_ascend.device import AscendDevice, DeviceArray, DType, Scalar
+
+
+def _int32(dev: AscendDevice, indices: DeviceArray) -> DeviceArray:
+    out = dev.empty(indices.shape, np.int32)
+    dev.aclnn("Cast", indices, DType(np.int32), out)
+    return out
+
+
+def _gathered(dev: AscendDevice, x: DeviceArray, dim: int, index: DeviceArray) -> DeviceArray:
+    out = dev.empty(index.shape, x.dtype)
+    if out.size:
+        dev.aclnn("Gather", x, dim, index, out)
+    return out
+
+
+def _top_k(prim: Any, dev: AscendDevice) -> Any:
+    """The k largest along the last axis, ties the lower index first; unsorted, in the order of
+    their positions (the indices sorted, aclnnSort, and the values gathered again)."""
+    ordered = prim.sorted
+
+    def kernel(x: DeviceArray, k: int) -> tuple[DeviceArray, DeviceArray]:
+        dim = x.ndim - 1
+        shape = (*x.shape[:-1], k)
+        values, indices = dev.empty(shape, x.dtype), dev.empty(shape, np.int64)
+        if not values.size:
+            return values, _int32(dev, indices)
+        dev.aclnn("Topk", x, k, dim, True, True, values, indices)
+        if not ordered:
+            positions, order = dev.empty(shape, np.int64), dev.empty(shape, np.int64)
+            dev.aclnn("Sort", indices, True, dim, False, positions, order)
+            indices, values = positions, _gathered(dev, x, dim, positions)
+        return values, _int32(dev, indices)
+
+    return kernel
+
+
+def _sort(prim: Any, dev: AscendDevice) -> Any:
+    axis, descending = prim.axis, prim.descending
+
+    def kernel(x: DeviceArray) -> tuple[DeviceArray, DeviceArray]:
+        values, indices = dev.empty(x.shape, x.dtype), dev.empty(x.shape, np.int64)
+        if x.size:
+            dev.aclnn("Sort", x, True, axis % x.ndim, descending, values, indices)
+        return values, _int32(dev, indices)
+
+    return kernel
+
+
+def _gather_d(prim: Any, dev: AscendDevice) -> Any:
+    return lambda x, dim, index: _gathered(dev, x, dim % x.ndim, index)
+
+
+def _gather_d_grad(prim: Any, dev: AscendDevice) -> Any:
+    """Zeros of the input's shape with grad added at the gathered positions (aclnnScatterAdd)."""
+    dim, shape = prim.dim, tuple(prim.shape)
+
+    def kernel(index: DeviceArray, grad: DeviceArray) -> DeviceArray:
+        zeros = dev.zero(dev.empty(shape, grad.dtype))
+        if not grad.size:
+            return zeros
+        out = dev.empty(shape, grad.dtype)
+        dev.aclnn("ScatterAdd", zeros, dim % len(shape), index, grad, out)
+        return out
+
+    return kernel
+
+
+def _index_add(prim: Any, dev: AscendDevice) -> Any:
+    axis = prim.axis
+
+    def kernel(variable: DeviceArray, indices: DeviceArray, y: DeviceArray) -> DeviceArray:
+        if y.size:
+            dev.aclnn("IndexAdd", variable, axis % variable.ndim, indices, y,
+                      Scalar(1, variable.dtype), variable)
+        return variable
+
+    return kernel
+
+
+KERNELS = {
+    "TopK": _top_k,
+    "Sort": _sort,
+    "GatherD": _gather_d,
+    "GatherDGrad": _gather_d_grad,
+    "IndexAdd": _index_add,
+}
