@@ -14,7 +14,7 @@ from ember_ascend.device import AscendDevice, DeviceArray, TensorList, View, con
 KINDS = {"Update": (False, False), "Add": (True, False), "Sub": (True, True)}
 
 
-def _columns(indices: DeviceArray) -> TensorList:
+def columns(indices: DeviceArray) -> TensorList:
     depth = indices.shape[-1]
     shape = indices.shape[:-1]
     strides = tuple(s * depth for s in contiguous_strides(shape))
@@ -37,7 +37,7 @@ def _in_place(kind: str, nd: bool) -> Any:
     def factory(prim: Any, dev: AscendDevice) -> Any:
         def kernel(variable: DeviceArray, indices: DeviceArray,
                    updates: DeviceArray) -> DeviceArray:
-            index = _columns(indices) if nd else TensorList((indices,))
+            index = columns(indices) if nd else TensorList((indices,))
             return _put(dev, variable, index, updates, kind)
 
         return kernel
@@ -50,7 +50,7 @@ def _tensor_scatter(kind: str) -> Any:
         def kernel(x: DeviceArray, indices: DeviceArray, updates: DeviceArray) -> DeviceArray:
             out = dev.empty(x.shape, x.dtype)
             dev.copy(out, x)
-            return _put(dev, out, _columns(indices), updates, kind)
+            return _put(dev, out, columns(indices), updates, kind)
 
         return kernel
 
@@ -60,7 +60,7 @@ def _tensor_scatter(kind: str) -> Any:
 def _scatter_nd(prim: Any, dev: AscendDevice) -> Any:
     def kernel(indices: DeviceArray, updates: DeviceArray, shape: Any) -> DeviceArray:
         out = dev.zero(dev.empty(tuple(shape), updates.dtype))
-        return _put(dev, out, _columns(indices), updates, "Add")
+        return _put(dev, out, columns(indices), updates, "Add")
 
     return kernel
 
