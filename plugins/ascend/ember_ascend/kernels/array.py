@@ -248,6 +248,72 @@ def _eye(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _permuted(dev: AscendDevice, x: DeviceArray, shape: tuple[int, ...],
+              order: tuple[int, ...], out_shape: tuple[int, ...]) -> DeviceArray:
+    """``x`` read as ``shape``, its axes permuted (aclnnPermute) into an array of
+    ``out_shape`` (the same elements)."""
+    out = dev.empty(out_shape, x.dtype)
+    if out.size:
+        dev.aclnn("Permute", view(x, shape), IntArray(order),
+                  view(out, tuple(shape[i] for i in order)))
+    return out
+
+
+def _space_to_depth(prim: Any, dev: AscendDevice) -> Any:
+    b = prim.block_size
+
+    def kernel(x: DeviceArray) -> DeviceArray:
+        n, c, h, w = x.shape
+        return _permuted(dev, x, (n, c, h // b, b, w // b, b), (0, 3, 5, 1, 2, 4),
+                         (n, c * b * b, h // b, w // b))
+
+    return kernel
+
+
+def _depth_to_space(prim: Any, dev: AscendDevice) -> Any:
+    b = prim.block_size
+
+    def kernel(x: DeviceArray) -> DeviceArray:
+        n, c, h, w = x.shape
+        return _permuted(dev, x, (n, b, b, c // (b * b), h, w), (0, 3, 4, 1, 5, 2),
+                         (n, c // (b * b), h * b, w * b))
+
+    return kernel
+
+
+def _diag(prim: Any, dev: AscendDevice) -> Any:
+    """Zeros of shape x.shape + x.shape with x copied into the diagonal (stride size + 1)."""
+    def kernel(x: DeviceArray) -> DeviceArray:
+        out = dev.zero(dev.empty(x.shape + x.shape, x.dtype))
+        if x.size:
+            dev.aclnn("InplaceCopy", View(out, (x.size,), (x.size + 1,)), view(x, (x.size,)))
+        return out
+
+    return kernel
+
+
+def _diag_part(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray) -> DeviceArray:
+        half = x.shape[:x.ndim // 2]
+        out = dev.empty(half, x.dtype)
+        if out.size:
+            dev.aclnn("InplaceCopy", view(out, (out.size,)),
+                      View(x, (out.size,), (out.size + 1,)))
+        return out
+
+    return kernel
+
+
+def _eps(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray) -> DeviceArray:
+        out = dev.empty(x.shape, x.dtype)
+        if out.size:
+            dev.aclnn("InplaceFillScalar", out, Scalar(prim.value(x.dtype), x.dtype))
+        return out
+
+    return kernel
+
+
 def _dynamic_shape(prim: Any, dev: AscendDevice) -> Any:
     return lambda x: dev.from_host(np.array(x.shape, np.int32))
 
@@ -318,6 +384,11 @@ KERNELS = {
     "Meshgrid": _meshgrid,
     "Eye": _eye,
     "DynamicShape": _dynamic_shape,
+    "SpaceToDepth": _space_to_depth,
+    "DepthToSpace": _depth_to_space,
+    "Diag": _diag,
+    "DiagPart": _diag_part,
+    "Eps": _eps,
     "Split": _split,
     "Gather": _gather,
     "GatherNd": _gather_nd,

@@ -9,6 +9,9 @@ MindSpore's LayerNorm scales by gamma of shape ``x.shape[begin_params_axis:]``, 
 be the normalized shape aclnn's weight has: aclnnLayerNorm normalizes without weight and the
 scale and shift follow (aclnnMul, aclnnAdd); the gradient passes ``dy * gamma`` to
 aclnnLayerNormBackward and sums dgamma and dbeta over the leading axes itself.
+
+LRN's window sums over channels add 2r + 1 shifted views of the channel-padded input
+(aclnnInplaceAdd); the powers are aclnnPowTensorTensor; float16 computes in float32.
 """
 
 from __future__ import annotations
@@ -17,7 +20,18 @@ from typing import Any
 
 import numpy as np
 
-from ember_ascend.device import AscendDevice, BoolArray, DeviceArray, DType, IntArray, Scalar, view
+from ember_ascend.device import (
+    AscendDevice,
+    BoolArray,
+    DeviceArray,
+    DType,
+    IntArray,
+    Scalar,
+    View,
+    contiguous_strides,
+    view,
+)
+from ember_ascend.kernels.spatial import placed
 
 
 def _as(dev: AscendDevice, x: DeviceArray, dtype: np.dtype) -> DeviceArray:
@@ -161,7 +175,73 @@ def _sum(dev: AscendDevice, x: DeviceArray, axes: tuple[int, ...],
     return out
 
 
+class _Lrn:
+    """LRN's pieces on the device for one primitive, in ``dtype`` (float32 at least)."""
+
+    def __init__(self, prim: Any, dev: AscendDevice, dtype: np.dtype) -> None:
+        self.prim, self.dev, self.dtype = prim, dev, dtype
+
+    def binary(self, op: str, a: Any, b: Any, *extra: Any) -> DeviceArray:
+        out = self.dev.empty(a.shape, self.dtype)
+        self.dev.aclnn(op, a, b, *extra, out)
+        return out
+
+    def constant(self, value: float) -> DeviceArray:
+        return self.dev.constant(value, self.dtype)
+
+    def window_sum(self, a: DeviceArray) -> DeviceArray:
+        """The sum over channels c - r .. c + r of NCHW ``a``, for each channel c."""
+        r = self.prim.depth_radius
+        n, c, h, w = a.shape
+        padded = placed(self.dev, a, (n, c + 2 * r, h, w), (0, r, 0, 0))
+        strides = contiguous_strides(padded.shape)
+        total = self.dev.empty(a.shape, self.dtype)
+        self.dev.aclnn("InplaceCopy", total, View(padded, a.shape, strides))
+        for j in range(1, 2 * r + 1):
+            self.dev.aclnn("InplaceAdd", total, View(padded, a.shape, strides, j * strides[1]),
+                           Scalar(1, self.dtype))
+        return total
+
+    def power(self, x: DeviceArray, exponent: float) -> DeviceArray:
+        """scale(x) ** exponent, scale = bias + alpha * window_sum(x^2)."""
+        prim = self.prim
+        sums = self.window_sum(self.binary("Mul", x, x))
+        scale = self.binary("Add", self.binary("Mul", sums, self.constant(prim.alpha)),
+                            self.constant(prim.bias), Scalar(1, self.dtype))
+        return self.binary("PowTensorTensor", scale, self.constant(exponent))
+
+
+def _lrn(prim: Any, dev: AscendDevice) -> Any:
+    """x * scale ** -beta."""
+    def kernel(x: DeviceArray) -> DeviceArray:
+        wide = np.promote_types(x.dtype, np.float32)
+        lrn, xs = _Lrn(prim, dev, wide), _as(dev, x, wide)
+        if not x.size:
+            return dev.empty(x.shape, x.dtype)
+        return _as(dev, lrn.binary("Mul", xs, lrn.power(xs, -prim.beta)), x.dtype)
+
+    return kernel
+
+
+def _lrn_grad(prim: Any, dev: AscendDevice) -> Any:
+    """grads * s ** -beta - 2 alpha beta x * window_sum(grads * x * s ** (-beta - 1))."""
+    def kernel(grads: DeviceArray, x: DeviceArray, y: DeviceArray) -> DeviceArray:
+        wide = np.promote_types(x.dtype, np.float32)
+        if not x.size:
+            return dev.empty(x.shape, x.dtype)
+        lrn, g, xs = _Lrn(prim, dev, wide), _as(dev, grads, wide), _as(dev, x, wide)
+        direct = lrn.binary("Mul", g, lrn.power(xs, -prim.beta))
+        inner = lrn.binary("Mul", lrn.binary("Mul", g, xs), lrn.power(xs, -prim.beta - 1))
+        window = lrn.binary("Mul", lrn.window_sum(inner), xs)
+        out = lrn.binary("Sub", direct, window, Scalar(2 * prim.alpha * prim.beta, wide))
+        return _as(dev, out, x.dtype)
+
+    return kernel
+
+
 KERNELS = {
+    "LRN": _lrn,
+    "LRNGrad": _lrn_grad,
     "LayerNorm": _layer_norm,
     "LayerNormGrad": _layer_norm_grad,
     "BatchNorm": _batch_norm,
