@@ -1,5 +1,6 @@
 """Elementwise primitives aclnn has no single operator for, composed of a few: IsNan, Xdivy,
-Lerp, ApproximateEqual, MaskedFill."""
+Lerp, ApproximateEqual, MaskedFill, and the gradients of the inverse trigonometric and
+hyperbolic functions."""
 
 from __future__ import annotations
 
@@ -64,7 +65,35 @@ def _masked_fill(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _over(denominator: Any, negate: bool = False) -> Any:
+    """``dy / denominator(dev, x)`` (negated): a gradient ``XGrad(x, dy)``."""
+    def factory(prim: Any, dev: AscendDevice) -> Any:
+        def kernel(x: DeviceArray, dy: DeviceArray) -> DeviceArray:
+            out = _op(dev, "Div", dy, denominator(dev, x))
+            return _op(dev, "Neg", out) if negate else out
+
+        return kernel
+
+    return factory
+
+
+def _one_minus_square_root(dev: AscendDevice, x: DeviceArray) -> DeviceArray:
+    """sqrt(1 - x^2)."""
+    rest = _op(dev, "Sub", dev.constant(1, x.dtype), _op(dev, "Mul", x, x), Scalar(1, x.dtype),
+               dtype=x.dtype)
+    return _op(dev, "Sqrt", rest)
+
+
+def _one_plus_square(dev: AscendDevice, x: DeviceArray) -> DeviceArray:
+    return _op(dev, "Add", _op(dev, "Mul", x, x), dev.constant(1, x.dtype), Scalar(1, x.dtype))
+
+
 KERNELS = {
+    "AsinGrad": _over(_one_minus_square_root),
+    "ACosGrad": _over(_one_minus_square_root, negate=True),
+    "AtanGrad": _over(_one_plus_square),
+    "AsinhGrad": _over(lambda dev, y: _op(dev, "Cosh", y)),
+    "AcoshGrad": _over(lambda dev, y: _op(dev, "Sinh", y)),
     "IsNan": _is_nan,
     "Xdivy": _xdivy,
     "Lerp": _lerp,
