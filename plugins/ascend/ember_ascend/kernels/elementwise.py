@@ -1,5 +1,5 @@
 """Elementwise primitives aclnn has no single operator for, composed of a few: IsNan, Xdivy,
-Lerp, ApproximateEqual, MaskedFill, and the gradients of the inverse trigonometric and
+Lerp, ApproximateEqual, MaskedFill, DropoutGrad, and the gradients of the inverse trigonometric and
 hyperbolic functions."""
 
 from __future__ import annotations
@@ -65,6 +65,16 @@ def _masked_fill(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _dropout_grad(prim: Any, dev: AscendDevice) -> Any:
+    """dy * mask / keep_prob."""
+    scale = 1 / prim.keep_prob
+
+    def kernel(dy: DeviceArray, mask: DeviceArray) -> DeviceArray:
+        return _op(dev, "Mul", _op(dev, "Mul", dy, mask), dev.constant(scale, dy.dtype))
+
+    return kernel
+
+
 def _over(denominator: Any, negate: bool = False) -> Any:
     """``dy / denominator(dev, x)`` (negated): a gradient ``XGrad(x, dy)``."""
     def factory(prim: Any, dev: AscendDevice) -> Any:
@@ -89,6 +99,7 @@ def _one_plus_square(dev: AscendDevice, x: DeviceArray) -> DeviceArray:
 
 
 KERNELS = {
+    "DropoutGrad": _dropout_grad,
     "AsinGrad": _over(_one_minus_square_root),
     "ACosGrad": _over(_one_minus_square_root, negate=True),
     "AtanGrad": _over(_one_plus_square),
