@@ -1,4 +1,5 @@
-"""Kernels of one aclnn operator whose output has the input's (broadcast) shape, and flips."""
+"""Kernels of one aclnn operator whose output has the input's (broadcast) shape, flips, and
+:class:`Arithmetic` for kernels composed of several elementwise operators."""
 
 from __future__ import annotations
 
@@ -62,3 +63,48 @@ def flip(dev: AscendDevice, x: DeviceArray | View, dims: tuple[int, ...]) -> Dev
     if out.size:
         dev.aclnn("Flip", x, IntArray(dims), out)
     return out
+
+
+class Arithmetic:
+    """Elementwise expressions of arrays and views on the device in one dtype, one aclnn call
+    each; numbers become cached device constants."""
+
+    def __init__(self, dev: AscendDevice, dtype: np.dtype) -> None:
+        self.dev, self.dtype = dev, np.dtype(dtype)
+
+    def _operand(self, a: Any) -> Any:
+        return a if isinstance(a, DeviceArray | View) else self.dev.constant(a, self.dtype)
+
+    def op(self, name: str, *args: Any, out_dtype: Any = None) -> DeviceArray:
+        """aclnn ``name`` of ``args`` (arrays, views or numbers; Scalar and ints pass as they
+        are) into a new array of their broadcast shape."""
+        args = tuple(a if isinstance(a, Scalar) else self._operand(a) for a in args)
+        shape = np.broadcast_shapes(*(a.shape for a in args if isinstance(a, DeviceArray | View)))
+        out = self.dev.empty(shape, out_dtype or self.dtype)
+        if out.size:
+            self.dev.aclnn(name, *args, out)
+        return out
+
+    def add(self, a: Any, b: Any, alpha: float = 1) -> DeviceArray:
+        return self.op("Add", a, b, Scalar(alpha, self.dtype))
+
+    def sub(self, a: Any, b: Any) -> DeviceArray:
+        return self.add(a, b, -1)
+
+    def mul(self, a: Any, b: Any) -> DeviceArray:
+        return self.op("Mul", a, b)
+
+    def div(self, a: Any, b: Any) -> DeviceArray:
+        return self.op("Div", a, b)
+
+    def sqrt(self, a: Any) -> DeviceArray:
+        return self.op("Sqrt", a)
+
+    def where(self, condition: Any, a: Any, b: Any) -> DeviceArray:
+        return self.op("SWhere", condition, a, b)
+
+    def compare(self, name: str, a: Any, b: Any) -> DeviceArray:
+        return self.op(name, a, b, out_dtype=np.bool_)
+
+    def positive(self, a: Any) -> DeviceArray:
+        return self.compare("GtTensor", a, 0)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from ember_ascend.device import AscendDevice, DeviceArray, Scalar, View, view
+from ember_ascend.device import AscendDevice, DeviceArray, Scalar, view
+from ember_ascend.kernels.common import Arithmetic
 
 
 def _hyper(dev: AscendDevice, value: Any, dtype: Any) -> Any:
@@ -48,38 +47,12 @@ def _assign_sub(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-class _Arithmetic:
-    """Elementwise expressions of arrays and 0-d views on the device, one aclnn call each."""
-
-    def __init__(self, dev: AscendDevice, dtype: np.dtype) -> None:
-        self.dev, self.dtype = dev, dtype
+class _Optimizing(Arithmetic):
+    """Arithmetic with the two steps the optimizers share; numbers and 0-d views are turned
+    into operands by calling it."""
 
     def __call__(self, value: Any) -> Any:
         return _hyper(self.dev, value, self.dtype)
-
-    def _out(self, op: str, *args: Any, out_dtype: Any = None) -> DeviceArray:
-        shape = np.broadcast_shapes(*(a.shape for a in args if isinstance(a, DeviceArray | View)))
-        out = self.dev.empty(shape, out_dtype or self.dtype)
-        self.dev.aclnn(op, *args, out)
-        return out
-
-    def add(self, a: Any, b: Any, alpha: float = 1) -> DeviceArray:
-        return self._out("Add", a, b, Scalar(alpha, self.dtype))
-
-    def mul(self, a: Any, b: Any) -> DeviceArray:
-        return self._out("Mul", a, b)
-
-    def div(self, a: Any, b: Any) -> DeviceArray:
-        return self._out("Div", a, b)
-
-    def sqrt(self, a: Any) -> DeviceArray:
-        return self._out("Sqrt", a)
-
-    def where(self, condition: Any, a: Any, b: Any) -> DeviceArray:
-        return self._out("SWhere", condition, a, b)
-
-    def positive(self, a: Any) -> DeviceArray:
-        return self._out("GtTensor", a, self(0), out_dtype=np.bool_)
 
     def moment(self, state: DeviceArray, beta: Any, term: Any) -> None:
         """state <- beta * state + (1 - beta) * term, in place."""
@@ -101,7 +74,7 @@ def _adam(prim: Any, dev: AscendDevice) -> Any:
     def kernel(var: DeviceArray, m: DeviceArray, v: DeviceArray, beta1_power: Any,
                beta2_power: Any, lr: Any, beta1: Any, beta2: Any, epsilon: Any,
                gradient: DeviceArray) -> tuple[DeviceArray, ...]:
-        a = _Arithmetic(dev, var.dtype)
+        a = _Optimizing(dev, var.dtype)
         beta1, beta2, one = a(beta1), a(beta2), a(1)
         rate = a.div(a.mul(a(lr), a.sqrt(a.add(one, a(beta2_power), -1))),
                      a.add(one, a(beta1_power), -1))
@@ -121,7 +94,7 @@ def _adam_weight_decay(prim: Any, dev: AscendDevice) -> Any:
     def kernel(var: DeviceArray, m: DeviceArray, v: DeviceArray, lr: Any, beta1: Any,
                beta2: Any, epsilon: Any, decay: Any,
                gradient: DeviceArray) -> tuple[DeviceArray, ...]:
-        a = _Arithmetic(dev, var.dtype)
+        a = _Optimizing(dev, var.dtype)
         a.moment(m, a(beta1), gradient)
         a.moment(v, a(beta2), a.mul(gradient, gradient))
         update = a.add(a.div(m, a.add(a.sqrt(v), a(epsilon))), a.mul(var, a(decay)))
@@ -138,7 +111,7 @@ def _sgd(prim: Any, dev: AscendDevice) -> Any:
 
     def kernel(parameters: DeviceArray, gradient: DeviceArray, learning_rate: Any,
                accum: DeviceArray, momentum: Any, stat: DeviceArray) -> DeviceArray:
-        a = _Arithmetic(dev, parameters.dtype)
+        a = _Optimizing(dev, parameters.dtype)
         momentum = a(momentum)
         if weight_decay > 0:
             gradient = a.add(gradient, a.mul(parameters, a(weight_decay)))
