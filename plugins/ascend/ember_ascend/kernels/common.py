@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ember_ascend.device import AscendDevice, DeviceArray, IntArray, Scalar, View
+from ember_ascend.device import AscendDevice, DeviceArray, DType, IntArray, Scalar, View
 
 
 def _no_extra(dtype: np.dtype) -> tuple:
@@ -108,3 +108,16 @@ class Arithmetic:
 
     def positive(self, a: Any) -> DeviceArray:
         return self.compare("GtTensor", a, 0)
+
+    def sum(self, x: Any, axes: tuple[int, ...], keep: bool, out: Any = None) -> Any:
+        """The sum over ``axes`` (aclnnReduceSum), into ``out`` when given."""
+        shape = tuple(1 if i in axes else d for i, d in enumerate(x.shape)
+                      if keep or i not in axes)
+        out = self.dev.empty(shape, self.dtype) if out is None else out
+        if not axes:
+            self.dev.aclnn("InplaceCopy", out, x)
+        elif x.size:
+            self.dev.aclnn("ReduceSum", x, IntArray(axes), keep, DType(self.dtype), out)
+        else:
+            self.dev.zero(out.array if isinstance(out, View) else out)
+        return out

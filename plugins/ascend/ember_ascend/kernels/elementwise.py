@@ -1,6 +1,6 @@
 """Elementwise primitives aclnn has no single operator for, composed of a few: IsNan, Xdivy,
-Lerp, ApproximateEqual, MaskedFill, DropoutGrad, and the gradients of the inverse trigonometric and
-hyperbolic functions."""
+Lerp, ApproximateEqual, MaskedFill, DropoutGrad, FastGeLU, PReLU, and the gradients (of these
+and of the inverse trigonometric and hyperbolic functions)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ember_ascend.device import AscendDevice, DeviceArray, DType, Scalar
+from ember_ascend.device import AscendDevice, DeviceArray, DType, Scalar, view
+from ember_ascend.kernels.common import Arithmetic
 
 
 def _op(dev: AscendDevice, op: str, *args: Any, dtype: Any = None) -> DeviceArray:
@@ -75,6 +76,55 @@ def _dropout_grad(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _fast_gelu(prim: Any, dev: AscendDevice) -> Any:
+    """x * sigmoid(1.702 x)."""
+    def kernel(x: DeviceArray) -> DeviceArray:
+        a = Arithmetic(dev, x.dtype)
+        return a.mul(x, a.op("Sigmoid", a.mul(x, 1.702)))
+
+    return kernel
+
+
+def _fast_gelu_grad(prim: Any, dev: AscendDevice) -> Any:
+    """dy * (s + 1.702 x s (1 - s)), s = sigmoid(1.702 x)."""
+    def kernel(dy: DeviceArray, x: DeviceArray) -> DeviceArray:
+        a = Arithmetic(dev, dy.dtype)
+        s = a.op("Sigmoid", a.mul(x, 1.702))
+        slope = a.add(s, a.mul(a.mul(a.mul(x, 1.702), s), a.sub(1, s)))
+        return a.mul(dy, slope)
+
+    return kernel
+
+
+def _channel_weight(x: DeviceArray, weight: DeviceArray) -> Any:
+    """PReLU's weight laid along axis 1 of ``x`` (or one value for all)."""
+    return view(weight, (weight.size, *(1,) * (x.ndim - 2))) if x.ndim > 1 else weight
+
+
+def _prelu(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray, weight: DeviceArray) -> DeviceArray:
+        a = Arithmetic(dev, x.dtype)
+        return a.where(a.positive(x), x, a.mul(x, _channel_weight(x, weight)))
+
+    return kernel
+
+
+def _prelu_grad(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(dy: DeviceArray, x: DeviceArray,
+               weight: DeviceArray) -> tuple[DeviceArray, DeviceArray]:
+        a = Arithmetic(dev, dy.dtype)
+        positive = a.positive(x)
+        dx = a.where(positive, dy, a.mul(dy, _channel_weight(x, weight)))
+        dw = a.where(positive, 0, a.mul(dy, x))
+        axes = tuple(i for i in range(x.ndim) if not (i == 1 and weight.size > 1))
+        out = dev.empty(weight.shape, weight.dtype)
+        kept = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+        Arithmetic(dev, weight.dtype).sum(dw, axes, False, view(out, kept))
+        return dx, out
+
+    return kernel
+
+
 def _over(denominator: Any, negate: bool = False) -> Any:
     """``dy / denominator(dev, x)`` (negated): a gradient ``XGrad(x, dy)``."""
     def factory(prim: Any, dev: AscendDevice) -> Any:
@@ -100,6 +150,10 @@ def _one_plus_square(dev: AscendDevice, x: DeviceArray) -> DeviceArray:
 
 KERNELS = {
     "DropoutGrad": _dropout_grad,
+    "FastGeLU": _fast_gelu,
+    "FastGeLUGrad": _fast_gelu_grad,
+    "PReLU": _prelu,
+    "PReLUGrad": _prelu_grad,
     "AsinGrad": _over(_one_minus_square_root),
     "ACosGrad": _over(_one_minus_square_root, negate=True),
     "AtanGrad": _over(_one_plus_square),
