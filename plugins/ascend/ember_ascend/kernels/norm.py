@@ -31,6 +31,7 @@ from ember_ascend.device import (
     contiguous_strides,
     view,
 )
+from ember_ascend.kernels.common import Arithmetic
 from ember_ascend.kernels.spatial import placed
 
 
@@ -239,7 +240,41 @@ def _lrn_grad(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _l2_norm(a: Arithmetic, x: DeviceArray, axis: int, epsilon: float) -> tuple[Any, Any]:
+    """(sum of squares over ``axis`` (kept), the norm used: sqrt(max(that, epsilon)))."""
+    squares = a.sum(a.mul(x, x), (axis,), True)
+    return squares, a.sqrt(a.op("Maximum", squares, epsilon))
+
+
+def _l2_normalize(prim: Any, dev: AscendDevice) -> Any:
+    """x / sqrt(max(sum(x^2), epsilon)) along the axis, in float32 at least."""
+    def kernel(x: DeviceArray) -> DeviceArray:
+        a = Arithmetic(dev, np.promote_types(x.dtype, np.float32))
+        xs = _as(dev, x, a.dtype)
+        _, norm = _l2_norm(a, xs, prim.axis[0] % x.ndim, prim.epsilon)
+        return _as(dev, a.div(xs, norm), x.dtype)
+
+    return kernel
+
+
+def _l2_normalize_grad(prim: Any, dev: AscendDevice) -> Any:
+    """(dout - x * sum(x * dout) / norm^2) / norm, the sum 0 where the norm is epsilon's."""
+    def kernel(x: DeviceArray, out: DeviceArray, dout: DeviceArray) -> DeviceArray:
+        a = Arithmetic(dev, np.promote_types(x.dtype, np.float32))
+        xs, ds = _as(dev, x, a.dtype), _as(dev, dout, a.dtype)
+        axis = prim.axis[0] % x.ndim
+        squares, norm = _l2_norm(a, xs, axis, prim.epsilon)
+        inner = a.where(a.compare("GeTensor", squares, prim.epsilon),
+                        a.sum(a.mul(xs, ds), (axis,), True), 0)
+        grad = a.div(a.sub(ds, a.div(a.mul(xs, inner), a.mul(norm, norm))), norm)
+        return _as(dev, grad, x.dtype)
+
+    return kernel
+
+
 KERNELS = {
+    "L2Normalize": _l2_normalize,
+    "L2NormalizeGrad": _l2_normalize_grad,
     "LRN": _lrn,
     "LRNGrad": _lrn_grad,
     "LayerNorm": _layer_norm,
