@@ -73,12 +73,15 @@ class Arithmetic:
         self.dev, self.dtype = dev, np.dtype(dtype)
 
     def _operand(self, a: Any) -> Any:
-        return a if isinstance(a, DeviceArray | View) else self.dev.constant(a, self.dtype)
+        """A number as a device constant; anything else (arrays, views, Scalar, DType) as it
+        is."""
+        number = isinstance(a, int | float | np.generic) and not isinstance(a, bool)
+        return self.dev.constant(a, self.dtype) if number else a
 
     def op(self, name: str, *args: Any, out_dtype: Any = None) -> DeviceArray:
-        """aclnn ``name`` of ``args`` (arrays, views or numbers; Scalar and ints pass as they
-        are) into a new array of their broadcast shape."""
-        args = tuple(a if isinstance(a, Scalar) else self._operand(a) for a in args)
+        """aclnn ``name`` of ``args`` (numbers become constants) into a new array of the
+        arrays' broadcast shape."""
+        args = tuple(self._operand(a) for a in args)
         shape = np.broadcast_shapes(*(a.shape for a in args if isinstance(a, DeviceArray | View)))
         out = self.dev.empty(shape, out_dtype or self.dtype)
         if out.size:

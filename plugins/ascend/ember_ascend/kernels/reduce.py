@@ -1,5 +1,7 @@
 """Products and cumulative scans (aclnnProdDim, aclnnCumsum, aclnnCumprod, with aclnnFlip),
-and sums of squares and of matches (aclnnSquare/aclnnEqTensor, then aclnnReduceSum)."""
+sums of squares and of matches (aclnnSquare/aclnnEqTensor, then aclnnReduceSum), histograms
+and top-k membership composed of elementwise operators, sums and aclnnIndexPutImpl, and
+evenly spaced values."""
 
 from __future__ import annotations
 
@@ -13,11 +15,12 @@ from ember_ascend.device import (
     DType,
     IntArray,
     Scalar,
+    TensorList,
     View,
     contiguous_strides,
     view,
 )
-from ember_ascend.kernels.common import flip
+from ember_ascend.kernels.common import Arithmetic, flip
 from ember_ascend.kernels.math import _axes, _fill_with
 
 
@@ -112,7 +115,66 @@ def _l2_loss(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _histogram(prim: Any, dev: AscendDevice) -> Any:
+    """Counts of bin floor((x - low) / width), NaN in bin 0 and the rest clipped to the bins,
+    computed in float64; counted by accumulating ones (aclnnIndexPutImpl)."""
+    nbins = prim.nbins
+
+    def kernel(x: DeviceArray, value_range: DeviceArray) -> DeviceArray:
+        a = Arithmetic(dev, np.float64)
+        xs, bounds = (a.op("Cast", v, DType(np.float64)) for v in (x, value_range))
+        low, high = (View(bounds, (), (), k) for k in (0, 1))
+        width = a.div(a.sub(high, low), nbins)
+        bins = a.op("Floor", a.div(a.sub(xs, low), width))
+        bins = a.where(a.compare("NeTensor", bins, bins), 0, bins)
+        bins = a.op("Minimum", a.op("Maximum", bins, 0), nbins - 1)
+        index = a.op("Cast", view(bins, (x.size,)), DType(np.int64), out_dtype=np.int64)
+        counts = dev.zero(dev.empty((nbins,), np.int32))
+        if x.size:
+            dev.aclnn("IndexPutImpl", counts, TensorList((index,)),
+                      dev.constant(1, np.int32), True, False)
+        return counts
+
+    return kernel
+
+
+def _in_top_k(prim: Any, dev: AscendDevice) -> Any:
+    """Fewer than k classes score above the target's (aclnnGather), and it is finite."""
+    k = prim.k
+
+    def kernel(x1: DeviceArray, x2: DeviceArray) -> DeviceArray:
+        n = x1.shape[0]
+        a = Arithmetic(dev, x1.dtype)
+        target = dev.empty((n, 1), x1.dtype)
+        if n:
+            dev.aclnn("Gather", x1, 1, view(x2, (n, 1)), target)
+        above = Arithmetic(dev, np.int32)
+        counted = above.sum(above.op("Cast", a.compare("GtTensor", x1, target),
+                                     DType(np.int32)), (1,), False)
+        return a.op("LogicalAnd", above.compare("LtTensor", counted, k),
+                    a.op("IsFinite", view(target, (n,)), out_dtype=np.bool_),
+                    out_dtype=np.bool_)
+
+    return kernel
+
+
+def _lin_space(prim: Any, dev: AscendDevice) -> Any:
+    """start + i * (stop - start) / (num - 1), the last value stop itself (as np.linspace)."""
+    def kernel(start: DeviceArray, stop: DeviceArray, num: int) -> DeviceArray:
+        a = Arithmetic(dev, start.dtype)
+        step = a.div(a.sub(stop, start), max(num - 1, 1))
+        out = a.add(a.mul(dev.constant(np.arange(num), start.dtype), step), start)
+        if num > 1:
+            dev.aclnn("InplaceCopy", View(out, (), (), num - 1), stop)
+        return out
+
+    return kernel
+
+
 KERNELS = {
+    "HistogramFixedWidth": _histogram,
+    "InTopK": _in_top_k,
+    "LinSpace": _lin_space,
     "EqualCount": _equal_count,
     "SquareSumAll": lambda prim, dev: lambda x, y: (_squares(dev, x), _squares(dev, y)),
     "L2Loss": _l2_loss,
