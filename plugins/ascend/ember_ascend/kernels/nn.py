@@ -53,22 +53,28 @@ def _elu_grad(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-def _axis(prim: Any) -> int:
-    axis = prim.axis
-    if isinstance(axis, tuple | list):
-        if len(axis) != 1:
-            raise ValueError(f"{prim.name} over axes {axis}: aclnn takes one axis")
-        axis = axis[0]
-    return axis
-
-
 def _softmax(op: str) -> Any:
+    """aclnn ``op`` over one axis; over several, the axes permuted to the end (aclnnPermute)
+    and read as one, then permuted back."""
     def factory(prim: Any, dev: AscendDevice) -> Any:
-        axis = _axis(prim)
+        axes = prim.axis if isinstance(prim.axis, tuple | list) else (prim.axis,)
 
         def kernel(x: DeviceArray) -> DeviceArray:
             out = dev.empty(x.shape, x.dtype)
-            dev.aclnn(op, x, axis % max(x.ndim, 1), out)
+            ndim = max(x.ndim, 1)
+            dims = sorted({a % ndim for a in axes})
+            if len(dims) == 1:
+                dev.aclnn(op, x, dims[0], out)
+                return out
+            order = tuple(i for i in range(x.ndim) if i not in dims) + tuple(dims)
+            moved = tuple(x.shape[i] for i in order)
+            kept = moved[:x.ndim - len(dims)]
+            flat = (*kept, int(np.prod(moved[len(kept):], dtype=np.int64)))
+            permuted, result = dev.empty(moved, x.dtype), dev.empty(moved, x.dtype)
+            if x.size:
+                dev.aclnn("Permute", x, IntArray(order), permuted)
+                dev.aclnn(op, view(permuted, flat), len(flat) - 1, view(result, flat))
+                dev.aclnn("Permute", result, IntArray(tuple(np.argsort(order).tolist())), out)
             return out
 
         return kernel
