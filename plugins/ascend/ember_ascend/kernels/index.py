@@ -1,6 +1,7 @@
 """Ordering and element-wise indexing: TopK and Sort (aclnnTopk, aclnnSort, int32 indices as
 MindSpore's), GatherD and its gradient (aclnnGather, aclnnScatterAdd) and IndexAdd
-(aclnnIndexAdd into the Parameter)."""
+(aclnnIndexAdd into the Parameter), ReverseSequence (aclnnGather at positions computed on the
+device)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from ember_ascend.device import AscendDevice, DeviceArray, DType, Scalar
+from ember_ascend.device import AscendDevice, DeviceArray, DType, IntArray, Scalar, view
+from ember_ascend.kernels.common import Arithmetic
 
 
 def _int32(dev: AscendDevice, indices: DeviceArray) -> DeviceArray:
@@ -88,7 +90,31 @@ def _index_add(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _reverse_sequence(prim: Any, dev: AscendDevice) -> Any:
+    """x gathered along seq_dim at position length - 1 - t for t < length of its batch
+    entry, t elsewhere."""
+    seq_dim, batch_dim = prim.seq_dim, prim.batch_dim
+
+    def kernel(x: DeviceArray, seq_lengths: DeviceArray) -> DeviceArray:
+        a = Arithmetic(dev, np.int64)
+        shape = tuple(d if i in (seq_dim, batch_dim) else 1 for i, d in enumerate(x.shape))
+        steps = dev.constant(np.arange(x.shape[seq_dim]).reshape(
+            [-1 if i == seq_dim else 1 for i in range(x.ndim)]), np.int64)
+        if not x.size:
+            return dev.empty(x.shape, x.dtype)
+        lengths = view(a.op("Cast", seq_lengths, DType(np.int64)),
+                       tuple(x.shape[batch_dim] if i == batch_dim else 1 for i in range(x.ndim)))
+        positions = a.where(a.compare("LtTensor", steps, lengths),
+                            a.sub(a.sub(lengths, 1), steps), steps)
+        index = dev.empty(x.shape, np.int64)
+        dev.aclnn("Expand", view(positions, shape), IntArray(x.shape), index)
+        return _gathered(dev, x, seq_dim, index)
+
+    return kernel
+
+
 KERNELS = {
+    "ReverseSequence": _reverse_sequence,
     "TopK": _top_k,
     "Sort": _sort,
     "GatherD": _gather_d,
