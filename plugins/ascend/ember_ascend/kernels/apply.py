@@ -7,10 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from ember_ascend.device import AscendDevice, DeviceArray, DType, View
-from ember_ascend.kernels.common import Arithmetic
+from ember_ascend.device import AscendDevice, DeviceArray
+from ember_ascend.kernels.common import Arithmetic, cast
 
 
 class Operand:
@@ -100,7 +98,7 @@ def _apply(prim: Any, dev: AscendDevice) -> Any:
     def kernel(*args: Any) -> Any:
         variables, dtype = args[:states], args[0].dtype
         a = Arithmetic(dev, dtype)
-        operands = [Operand(a, _cast(dev, x, dtype)) if isinstance(x, DeviceArray) else x
+        operands = [Operand(a, cast(dev, x, dtype)) if isinstance(x, DeviceArray) else x
                     for x in args]
         for variable, value in zip(variables, prim.update(Namespace(a), *operands)):
             dev.aclnn("InplaceCopy", variable, _array(value))
@@ -109,15 +107,6 @@ def _apply(prim: Any, dev: AscendDevice) -> Any:
         return variables[0] if prim._returns == 1 else variables[:prim._returns]
 
     return kernel
-
-
-def _cast(dev: AscendDevice, x: DeviceArray, dtype: np.dtype) -> DeviceArray | View:
-    """A hyperparameter of another dtype, cast to the variable's."""
-    if x.dtype == dtype:
-        return x
-    out = dev.empty(x.shape, dtype)
-    dev.aclnn("Cast", x, DType(dtype), out)
-    return out
 
 
 KERNELS = {name: _apply for name in (

@@ -65,6 +65,16 @@ def flip(dev: AscendDevice, x: DeviceArray | View, dims: tuple[int, ...]) -> Dev
     return out
 
 
+def cast(dev: AscendDevice, x: DeviceArray, dtype: Any) -> DeviceArray:
+    """``x`` in ``dtype`` (aclnnCast), or ``x`` itself when it has that dtype."""
+    dtype = np.dtype(dtype)
+    if x.dtype == dtype:
+        return x
+    out = dev.empty(x.shape, dtype)
+    dev.aclnn("Cast", x, DType(dtype), out)
+    return out
+
+
 class Arithmetic:
     """Elementwise expressions of arrays and views on the device in one dtype, one aclnn call
     each; numbers become cached device constants."""

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ember_ascend.device import AscendDevice, DeviceArray, DType, Scalar, view
-from ember_ascend.kernels.common import Arithmetic
+from ember_ascend.device import AscendDevice, DeviceArray, Scalar, view
+from ember_ascend.kernels.common import Arithmetic, cast
 
 
 def _op(dev: AscendDevice, op: str, *args: Any, dtype: Any = None) -> DeviceArray:
@@ -52,7 +52,7 @@ def _approximate_equal(prim: Any, dev: AscendDevice) -> Any:
 
     def kernel(x: DeviceArray, y: DeviceArray) -> DeviceArray:
         if x.dtype.kind != "f":
-            x, y = (_op(dev, "Cast", a, DType(np.float64), dtype=np.float64) for a in (x, y))
+            x, y = (cast(dev, a, np.float64) for a in (x, y))
         distance = _op(dev, "Abs", _op(dev, "Sub", x, y, Scalar(1, x.dtype)))
         return _op(dev, "LtTensor", distance, dev.constant(tolerance, x.dtype), dtype=np.bool_)
 

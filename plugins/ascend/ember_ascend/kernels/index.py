@@ -9,14 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from ember_ascend.device import AscendDevice, DeviceArray, DType, IntArray, Scalar, view
-from ember_ascend.kernels.common import Arithmetic
-
-
-def _int32(dev: AscendDevice, indices: DeviceArray) -> DeviceArray:
-    out = dev.empty(indices.shape, np.int32)
-    dev.aclnn("Cast", indices, DType(np.int32), out)
-    return out
+from ember_ascend.device import AscendDevice, DeviceArray, IntArray, Scalar, view
+from ember_ascend.kernels.common import Arithmetic, cast
 
 
 def _gathered(dev: AscendDevice, x: DeviceArray, dim: int, index: DeviceArray) -> DeviceArray:
@@ -36,13 +30,13 @@ def _top_k(prim: Any, dev: AscendDevice) -> Any:
         shape = (*x.shape[:-1], k)
         values, indices = dev.empty(shape, x.dtype), dev.empty(shape, np.int64)
         if not values.size:
-            return values, _int32(dev, indices)
+            return values, cast(dev, indices, np.int32)
         dev.aclnn("Topk", x, k, dim, True, True, values, indices)
         if not ordered:
             positions, order = dev.empty(shape, np.int64), dev.empty(shape, np.int64)
             dev.aclnn("Sort", indices, True, dim, False, positions, order)
             indices, values = positions, _gathered(dev, x, dim, positions)
-        return values, _int32(dev, indices)
+        return values, cast(dev, indices, np.int32)
 
     return kernel
 
@@ -54,7 +48,7 @@ def _sort(prim: Any, dev: AscendDevice) -> Any:
         values, indices = dev.empty(x.shape, x.dtype), dev.empty(x.shape, np.int64)
         if x.size:
             dev.aclnn("Sort", x, True, axis % x.ndim, descending, values, indices)
-        return values, _int32(dev, indices)
+        return values, cast(dev, indices, np.int32)
 
     return kernel
 
@@ -102,7 +96,7 @@ def _reverse_sequence(prim: Any, dev: AscendDevice) -> Any:
             [-1 if i == seq_dim else 1 for i in range(x.ndim)]), np.int64)
         if not x.size:
             return dev.empty(x.shape, x.dtype)
-        lengths = view(a.op("Cast", seq_lengths, DType(np.int64)),
+        lengths = view(cast(dev, seq_lengths, np.int64),
                        tuple(x.shape[batch_dim] if i == batch_dim else 1 for i in range(x.ndim)))
         positions = a.where(a.compare("LtTensor", steps, lengths),
                             a.sub(a.sub(lengths, 1), steps), steps)

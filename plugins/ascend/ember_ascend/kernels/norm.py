@@ -31,16 +31,8 @@ from ember_ascend.device import (
     contiguous_strides,
     view,
 )
-from ember_ascend.kernels.common import Arithmetic
+from ember_ascend.kernels.common import Arithmetic, cast
 from ember_ascend.kernels.spatial import placed
-
-
-def _as(dev: AscendDevice, x: DeviceArray, dtype: np.dtype) -> DeviceArray:
-    if x.dtype == dtype:
-        return x
-    out = dev.empty(x.shape, dtype)
-    dev.aclnn("Cast", x, DType(dtype), out)
-    return out
 
 
 def _column(x: DeviceArray) -> tuple[int, ...]:
@@ -48,7 +40,7 @@ def _column(x: DeviceArray) -> tuple[int, ...]:
 
 
 def _copy(dev: AscendDevice, x: DeviceArray, dtype: np.dtype) -> DeviceArray:
-    out = _as(dev, x, dtype)
+    out = cast(dev, x, dtype)
     if out is x:
         out = dev.empty(x.shape, x.dtype)
         dev.copy(out, x)
@@ -61,23 +53,23 @@ def _batch_norm(prim: Any, dev: AscendDevice) -> Any:
     def kernel(x: DeviceArray, scale: DeviceArray, bias: DeviceArray, mean: DeviceArray,
                variance: DeviceArray) -> tuple[DeviceArray, ...]:
         at, stats = np.result_type(x.dtype, scale.dtype), scale.dtype
-        xs, y = _as(dev, x, at), dev.empty(x.shape, at)
+        xs, y = cast(dev, x, at), dev.empty(x.shape, at)
         saved_mean, invstd = dev.empty(scale.shape, at), dev.empty(scale.shape, at)
-        weights = [_as(dev, a, at) for a in (scale, bias)]
+        weights = [cast(dev, a, at) for a in (scale, bias)]
         if not training:
-            dev.aclnn("BatchNorm", xs, *weights, _as(dev, mean, at), _as(dev, variance, at),
+            dev.aclnn("BatchNorm", xs, *weights, cast(dev, mean, at), cast(dev, variance, at),
                       False, 0.0, eps, y, saved_mean, invstd)
             moments = [_copy(dev, a, stats) for a in (mean, variance)]
-            return _as(dev, y, x.dtype), *moments, *(_copy(dev, a, stats) for a in moments)
+            return cast(dev, y, x.dtype), *moments, *(_copy(dev, a, stats) for a in moments)
         dev.aclnn("BatchNorm", xs, *weights, None, None, True, 0.0, eps, y, saved_mean, invstd)
         biased = _variance(dev, xs, view(saved_mean, _column(x)), (0, *range(2, x.ndim)),
                            False, at)
         n = x.size // max(x.shape[1], 1)
         unbiased = dev.empty(scale.shape, at)
         dev.aclnn("Mul", biased, dev.constant(n / max(n - 1, 1), at), unbiased)
-        batch_mean = _as(dev, saved_mean, stats)
-        return (_as(dev, y, x.dtype), batch_mean, _as(dev, unbiased, stats),
-                _copy(dev, batch_mean, stats), _as(dev, biased, stats))
+        batch_mean = cast(dev, saved_mean, stats)
+        return (cast(dev, y, x.dtype), batch_mean, cast(dev, unbiased, stats),
+                _copy(dev, batch_mean, stats), cast(dev, biased, stats))
 
     return kernel
 
@@ -89,7 +81,7 @@ def _batch_norm_grad(prim: Any, dev: AscendDevice) -> Any:
     def kernel(dy: DeviceArray, x: DeviceArray, scale: DeviceArray, mean: DeviceArray,
                variance: DeviceArray) -> tuple[DeviceArray, ...]:
         at = np.result_type(x.dtype, scale.dtype)
-        dy, xs, scale_at, mean_at, var_at = (_as(dev, a, at)
+        dy, xs, scale_at, mean_at, var_at = (cast(dev, a, at)
                                              for a in (dy, x, scale, mean, variance))
         grads = dev.empty(x.shape, at), dev.empty(scale.shape, at), dev.empty(scale.shape, at)
         if training:
@@ -101,7 +93,7 @@ def _batch_norm_grad(prim: Any, dev: AscendDevice) -> Any:
             statistics = (mean_at, var_at, None, None)
         dev.aclnn("BatchNormBackward", dy, xs, scale_at, *statistics, training, eps,
                   BoolArray((True, True, True)), *grads)
-        return (_as(dev, grads[0], x.dtype), *(_as(dev, g, scale.dtype) for g in grads[1:]))
+        return (cast(dev, grads[0], x.dtype), *(cast(dev, g, scale.dtype) for g in grads[1:]))
 
     return kernel
 
@@ -216,10 +208,10 @@ def _lrn(prim: Any, dev: AscendDevice) -> Any:
     """x * scale ** -beta."""
     def kernel(x: DeviceArray) -> DeviceArray:
         wide = np.promote_types(x.dtype, np.float32)
-        lrn, xs = _Lrn(prim, dev, wide), _as(dev, x, wide)
+        lrn, xs = _Lrn(prim, dev, wide), cast(dev, x, wide)
         if not x.size:
             return dev.empty(x.shape, x.dtype)
-        return _as(dev, lrn.binary("Mul", xs, lrn.power(xs, -prim.beta)), x.dtype)
+        return cast(dev, lrn.binary("Mul", xs, lrn.power(xs, -prim.beta)), x.dtype)
 
     return kernel
 
@@ -230,12 +222,12 @@ def _lrn_grad(prim: Any, dev: AscendDevice) -> Any:
         wide = np.promote_types(x.dtype, np.float32)
         if not x.size:
             return dev.empty(x.shape, x.dtype)
-        lrn, g, xs = _Lrn(prim, dev, wide), _as(dev, grads, wide), _as(dev, x, wide)
+        lrn, g, xs = _Lrn(prim, dev, wide), cast(dev, grads, wide), cast(dev, x, wide)
         direct = lrn.binary("Mul", g, lrn.power(xs, -prim.beta))
         inner = lrn.binary("Mul", lrn.binary("Mul", g, xs), lrn.power(xs, -prim.beta - 1))
         window = lrn.binary("Mul", lrn.window_sum(inner), xs)
         out = lrn.binary("Sub", direct, window, Scalar(2 * prim.alpha * prim.beta, wide))
-        return _as(dev, out, x.dtype)
+        return cast(dev, out, x.dtype)
 
     return kernel
 
@@ -250,9 +242,9 @@ def _l2_normalize(prim: Any, dev: AscendDevice) -> Any:
     """x / sqrt(max(sum(x^2), epsilon)) along the axis, in float32 at least."""
     def kernel(x: DeviceArray) -> DeviceArray:
         a = Arithmetic(dev, np.promote_types(x.dtype, np.float32))
-        xs = _as(dev, x, a.dtype)
+        xs = cast(dev, x, a.dtype)
         _, norm = _l2_norm(a, xs, prim.axis[0] % x.ndim, prim.epsilon)
-        return _as(dev, a.div(xs, norm), x.dtype)
+        return cast(dev, a.div(xs, norm), x.dtype)
 
     return kernel
 
@@ -261,13 +253,13 @@ def _l2_normalize_grad(prim: Any, dev: AscendDevice) -> Any:
     """(dout - x * sum(x * dout) / norm^2) / norm, the sum 0 where the norm is epsilon's."""
     def kernel(x: DeviceArray, out: DeviceArray, dout: DeviceArray) -> DeviceArray:
         a = Arithmetic(dev, np.promote_types(x.dtype, np.float32))
-        xs, ds = _as(dev, x, a.dtype), _as(dev, dout, a.dtype)
+        xs, ds = cast(dev, x, a.dtype), cast(dev, dout, a.dtype)
         axis = prim.axis[0] % x.ndim
         squares, norm = _l2_norm(a, xs, axis, prim.epsilon)
         inner = a.where(a.compare("GeTensor", squares, prim.epsilon),
                         a.sum(a.mul(xs, ds), (axis,), True), 0)
         grad = a.div(a.sub(ds, a.div(a.mul(xs, inner), a.mul(norm, norm))), norm)
-        return _as(dev, grad, x.dtype)
+        return cast(dev, grad, x.dtype)
 
     return kernel
 

@@ -20,7 +20,7 @@ from ember_ascend.device import (
     contiguous_strides,
     view,
 )
-from ember_ascend.kernels.common import Arithmetic, flip
+from ember_ascend.kernels.common import Arithmetic, cast, flip
 from ember_ascend.kernels.math import _axes, _fill_with
 
 
@@ -95,9 +95,9 @@ def _squares(dev: AscendDevice, x: DeviceArray) -> DeviceArray:
 def _equal_count(prim: Any, dev: AscendDevice) -> Any:
     """[the number of equal elements], of x's dtype."""
     def kernel(x: DeviceArray, y: DeviceArray) -> DeviceArray:
-        equal, counted = dev.empty(x.shape, np.bool_), dev.empty(x.shape, x.dtype)
+        equal = dev.empty(x.shape, np.bool_)
         dev.aclnn("EqTensor", x, y, equal)
-        dev.aclnn("Cast", equal, DType(x.dtype), counted)
+        counted = cast(dev, equal, x.dtype)
         out = dev.empty((1,), x.dtype)
         _sum_all(dev, counted, view(out, ()))
         return out
@@ -122,7 +122,7 @@ def _histogram(prim: Any, dev: AscendDevice) -> Any:
 
     def kernel(x: DeviceArray, value_range: DeviceArray) -> DeviceArray:
         a = Arithmetic(dev, np.float64)
-        xs, bounds = (a.op("Cast", v, DType(np.float64)) for v in (x, value_range))
+        xs, bounds = (cast(dev, v, np.float64) for v in (x, value_range))
         low, high = (View(bounds, (), (), k) for k in (0, 1))
         width = a.div(a.sub(high, low), nbins)
         bins = a.op("Floor", a.div(a.sub(xs, low), width))
@@ -149,8 +149,7 @@ def _in_top_k(prim: Any, dev: AscendDevice) -> Any:
         if n:
             dev.aclnn("Gather", x1, 1, view(x2, (n, 1)), target)
         above = Arithmetic(dev, np.int32)
-        counted = above.sum(above.op("Cast", a.compare("GtTensor", x1, target),
-                                     DType(np.int32)), (1,), False)
+        counted = above.sum(cast(dev, a.compare("GtTensor", x1, target), np.int32), (1,), False)
         return a.op("LogicalAnd", above.compare("LtTensor", counted, k),
                     a.op("IsFinite", view(target, (n,)), out_dtype=np.bool_),
                     out_dtype=np.bool_)

@@ -13,13 +13,12 @@ from ember.ops.operations.spatial_ops import bilinear_matrix
 from ember_ascend.device import (
     AscendDevice,
     DeviceArray,
-    DType,
     Scalar,
     View,
     contiguous_strides,
     transposed,
 )
-from ember_ascend.kernels.common import flip
+from ember_ascend.kernels.common import cast, flip
 
 
 def placed(dev: AscendDevice, x: DeviceArray, shape: tuple[int, ...], starts: tuple[int, ...],
@@ -120,14 +119,6 @@ def _mirror_pad_grad(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-def _cast(dev: AscendDevice, x: DeviceArray, dtype: np.dtype) -> DeviceArray:
-    if x.dtype == dtype:
-        return x
-    out = dev.empty(x.shape, dtype)
-    dev.aclnn("Cast", x, DType(dtype), out)
-    return out
-
-
 def _interpolated(dev: AscendDevice, x: DeviceArray, out_hw: tuple[int, ...],
                   in_hw: tuple[int, ...], align: bool, transpose: bool) -> DeviceArray:
     """rows @ x @ columns^T (the resize), or rows^T @ x @ columns (its gradient), where rows
@@ -136,13 +127,13 @@ def _interpolated(dev: AscendDevice, x: DeviceArray, out_hw: tuple[int, ...],
     rows, columns = (dev.constant(bilinear_matrix(i, o, align), wide)
                      for i, o in zip(in_hw, out_hw))
     left, right = (transposed(rows), columns) if transpose else (rows, transposed(columns))
-    source = _cast(dev, x, wide)
+    source = cast(dev, x, wide)
     n, c = x.shape[:2]
     middle = dev.empty((n, c, left.shape[0], x.shape[3]), wide)
     dev.aclnn("Matmul", left, source, middle, dev.cube)
     out = dev.empty((n, c, left.shape[0], right.shape[1]), wide)
     dev.aclnn("Matmul", middle, right, out, dev.cube)
-    return _cast(dev, out, x.dtype)
+    return cast(dev, out, x.dtype)
 
 
 def _resize_bilinear(prim: Any, dev: AscendDevice) -> Any:
@@ -155,7 +146,7 @@ def _resize_bilinear_grad(prim: Any, dev: AscendDevice) -> Any:
 
     def kernel(grads: DeviceArray, image: DeviceArray) -> DeviceArray:
         dx = _interpolated(dev, grads, grads.shape[2:], image.shape[2:], align, transpose=True)
-        return _cast(dev, dx, image.dtype)
+        return cast(dev, dx, image.dtype)
 
     return kernel
 
