@@ -351,6 +351,14 @@ class AscendDevice:
                                   array.nbytes, self.stream))
         return array
 
+    def all_reduce(self, comm: int, src: DeviceArray, dst: DeviceArray, dtype: int,
+                   op: int) -> None:
+        """``HcclAllReduce`` of ``src`` into ``dst`` on the stream (HCCL's dtype and op
+        numbers)."""
+        if src.size:
+            self._enqueue(partial(self.driver.hccl_all_reduce, src.ptr, dst.ptr, src.size,
+                                  dtype, op, comm, self.stream))
+
     def aclnn(self, op: str, *args: Any) -> None:
         """Run aclnn operator ``op`` on ``args`` (arrays, views, Scalar, IntArray, ..., plain
         ints and bools) on the stream: both phases, with a workspace from the pool."""

@@ -386,3 +386,25 @@ def test_enable_dump_configures_acl_init_and_is_fixed_once_started(tmp_path: Pat
             warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         context.set_context(enable_dump=True)
+
+
+def test_the_communicator_reduces_on_hccl_and_stages_the_rest(double: AclDouble) -> None:
+    """float32 sums run as HcclAllReduce on the stream; float64 (which HCCL lacks) and the
+    gathers go through the host's MPI communicator; one process gives back its input."""
+    pytest.importorskip("mpi4py")
+    from ember._plugins import registry
+
+    comm = registry().plugin_manager.hook.ember_communicator(device_target="Ascend")
+    assert (comm.rank, comm.size) == (0, 1) and isinstance(double.handles[comm.comm], tuple)
+    device = ascend_device.current()
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    summed = comm.all_reduce(device.from_host(x), "sum")
+    assert comm.reductions == 1
+    np.testing.assert_array_equal(device.to_host(summed), x)
+    wide = comm.all_reduce(device.from_host(x.astype(np.float64)), "max")
+    gathered = comm.all_gather(device.from_host(x))
+    assert comm.reductions == 1  # both staged through the host
+    np.testing.assert_array_equal(device.to_host(wide), x)
+    np.testing.assert_array_equal(device.to_host(gathered), x)
+    comm.release()
+    assert comm.comm not in double.handles
