@@ -391,6 +391,7 @@ KERNELS = {
     "Eps": _eps,
     "Split": _split,
     "Gather": _gather,
+    "SparseGatherV2": _gather,
     "GatherNd": _gather_nd,
     "OneHot": _one_hot,
 }

@@ -350,6 +350,7 @@ KERNELS = {
     "BiasAddGrad": _bias_add_grad,
     "Conv2D": _conv2d,
     "Conv2DBackpropInput": _conv2d_backprop_input,
+    "Conv2DTranspose": _conv2d_backprop_input,
     "Conv2DBackpropFilter": _conv2d_backprop_filter,
     "AvgPool": _avg_pool,
     "AvgPoolGrad": _avg_pool_grad,
