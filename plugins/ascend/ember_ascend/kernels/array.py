@@ -18,6 +18,7 @@ from ember_ascend.device import (
     view,
 )
 from ember_ascend.kernels.common import flip
+from ember_ascend.kernels.spatial import placed
 
 
 def _copy_as(shape_of: Any) -> Any:
@@ -281,6 +282,41 @@ def _depth_to_space(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _space_to_batch(prim: Any, dev: AscendDevice) -> Any:
+    """x padded with zeros, then its (bh, bw) blocks moved to the batch (aclnnPermute)."""
+    (bh, bw), paddings = prim.block_shape, tuple(tuple(p) for p in prim.paddings)
+
+    def kernel(x: DeviceArray) -> DeviceArray:
+        (top, bottom), (left, right) = paddings
+        n, c, h, w = x.shape
+        h, w = h + top + bottom, w + left + right
+        padded = placed(dev, x, (n, c, h, w), (0, 0, top, left))
+        return _permuted(dev, padded, (n, c, h // bh, bh, w // bw, bw), (3, 5, 0, 1, 2, 4),
+                         (bh * bw * n, c, h // bh, w // bw))
+
+    return kernel
+
+
+def _batch_to_space(prim: Any, dev: AscendDevice) -> Any:
+    """The batch's blocks moved back into space (aclnnPermute), then cropped (a view)."""
+    (bh, bw), crops = prim.block_shape, tuple(tuple(p) for p in prim.crops)
+
+    def kernel(x: DeviceArray) -> DeviceArray:
+        (top, bottom), (left, right) = crops
+        n, c, h, w = x.shape
+        n //= bh * bw
+        full = _permuted(dev, x, (bh, bw, n, c, h, w), (2, 3, 4, 0, 5, 1),
+                         (n, c, h * bh, w * bw))
+        out = dev.empty((n, c, h * bh - top - bottom, w * bw - left - right), x.dtype)
+        if out.size:
+            strides = contiguous_strides(full.shape)
+            dev.aclnn("InplaceCopy", out, View(full, out.shape, strides,
+                                               top * strides[2] + left * strides[3]))
+        return out
+
+    return kernel
+
+
 def _diag(prim: Any, dev: AscendDevice) -> Any:
     """Zeros of shape x.shape + x.shape with x copied into the diagonal (stride size + 1)."""
     def kernel(x: DeviceArray) -> DeviceArray:
@@ -386,6 +422,8 @@ KERNELS = {
     "DynamicShape": _dynamic_shape,
     "SpaceToDepth": _space_to_depth,
     "DepthToSpace": _depth_to_space,
+    "SpaceToBatchND": _space_to_batch,
+    "BatchToSpaceND": _batch_to_space,
     "Diag": _diag,
     "DiagPart": _diag_part,
     "Eps": _eps,
