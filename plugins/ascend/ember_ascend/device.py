@@ -241,6 +241,9 @@ class AscendDevice:
         self.constants: dict[tuple, DeviceArray] = {}
         self.name = f"Ascend {self.soc} (device {self.device_id})"
         self.recording_now: Recording | None = None
+        #: recordings of dropped graphs, released at the next synchronization (a finalizer
+        #: must not call the driver: it can run in the middle of any other call)
+        self.retired: list[Recording] = []
         self.cube = drv.CUBE_KEEP_DTYPE
         self.apply({"enable_reduce_precision": context["enable_reduce_precision"]})
 
@@ -314,14 +317,21 @@ class AscendDevice:
         pinned = self.driver.malloc_host(nbytes)
         try:
             enqueue(pinned)
-            self.driver.sync_stream(self.stream)
+            self.synchronize()
             if after is not None:
                 after(pinned)
         finally:
             self.driver.free_host(pinned)
 
     def synchronize(self) -> None:
+        """Wait for the stream; then release the recordings of graphs dropped since."""
         self.driver.sync_stream(self.stream)
+        while self.retired:
+            self.retired.pop().release(self.driver)
+
+    def retire(self, recording: Recording) -> None:
+        """Release ``recording`` once the stream has finished with it (safe in a finalizer)."""
+        self.retired.append(recording)
 
     # -- enqueued work ---------------------------------------------------------------------
     def _enqueue(self, launch: Callable[[], None]) -> None:
@@ -340,6 +350,14 @@ class AscendDevice:
             self._enqueue(partial(self.driver.memset_async, array.ptr, array.block.size, 0,
                                   array.nbytes, self.stream))
         return array
+
+    def all_reduce(self, comm: int, src: DeviceArray, dst: DeviceArray, dtype: int,
+                   op: int) -> None:
+        """``HcclAllReduce`` of ``src`` into ``dst`` on the stream (HCCL's dtype and op
+        numbers)."""
+        if src.size:
+            self._enqueue(partial(self.driver.hccl_all_reduce, src.ptr, dst.ptr, src.size,
+                                  dtype, op, comm, self.stream))
 
     def aclnn(self, op: str, *args: Any) -> None:
         """Run aclnn operator ``op`` on ``args`` (arrays, views, Scalar, IntArray, ..., plain

@@ -17,6 +17,7 @@ from ctypes import (
     POINTER,
     c_bool,
     c_char_p,
+    c_double,
     c_float,
     c_int,
     c_int8,
@@ -130,7 +131,8 @@ PROFILER: dict[str, tuple[Any, list[Any]]] = {
 
 #: aclnn operators: the arguments of ``aclnn<Op>GetWorkspaceSize`` before (workspaceSize,
 #: executor). Kinds: T tensor (NULL allowed where optional), S scalar, IA int array, BA bool
-#: array, TL tensor list, i64/i32/i8 integers, b bool, dt aclDataType, str a C string (bytes).
+#: array, TL tensor list, i64/i32/i8 integers, f64 double, b bool, dt aclDataType, str a C
+#: string (bytes).
 UNARY_OPS = (
     "Abs", "Neg", "Exp", "Log", "Rsqrt", "Reciprocal", "Tanh",
     "Expm1", "Log1p", "Sin", "Cos", "Tan", "Sinh", "Cosh", "Asin", "Acos", "Atan", "Asinh",
@@ -197,9 +199,23 @@ ACLNN: dict[str, tuple[str, ...]] = {
     "MaxPool2dWithMaskBackward": ("T", "T", "T", "IA", "IA", "IA", "IA", "b", "T"),
     "SoftmaxCrossEntropyWithLogits": ("T", "T", "T", "T"),
     "NLLLoss": ("T", "T", "T", "i64", "i64", "T", "T"),
+    "NLLLossBackward": ("T", "T", "T", "T", "i64", "i64", "T", "T"),
+    "Flip": ("T", "IA", "T"),
+    "ProdDim": ("T", "i64", "b", "dt", "T"),
+    "Cumsum": ("T", "i64", "dt", "T"),
+    "Cumprod": ("T", "S", "dt", "T"),
+    "Topk": ("T", "i64", "i64", "b", "b", "T", "T"),
+    "Sort": ("T", "b", "i64", "b", "T", "T"),
+    "Gather": ("T", "i64", "T", "T"),
+    "ScatterAdd": ("T", "i64", "T", "T", "T"),
+    "IndexAdd": ("T", "i64", "T", "T", "S", "T"),
+    "LayerNorm": ("T", "IA", "T", "T", "f64", "T", "T", "T"),
+    "LayerNormBackward": ("T", "T", "IA", "T", "T", "T", "T", "BA", "T", "T", "T"),
+    "BatchNorm": ("T", "T", "T", "T", "T", "b", "f64", "f64", "T", "T", "T"),
+    "BatchNormBackward": ("T", "T", "T", "T", "T", "T", "T", "b", "f64", "BA", "T", "T", "T"),
 }
 KIND_CTYPES = {"T": P, "S": P, "IA": P, "BA": P, "TL": P, "i64": c_int64, "i32": c_int,
-               "i8": c_int8, "b": c_bool, "dt": c_int, "str": c_char_p}
+               "i8": c_int8, "f64": c_double, "b": c_bool, "dt": c_int, "str": c_char_p}
 HANDLE_KINDS = ("T", "S", "IA", "BA", "TL")
 
 

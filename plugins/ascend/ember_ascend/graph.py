@@ -134,11 +134,9 @@ class CompiledGraph:
             self.recording.release(self.device.driver)
             self.recording, self.node_of_launch = None, []
 
-    def __del__(self) -> None:
-        try:
-            self._release()
-        except Exception:  # the process may be exiting, with the driver finalized
-            pass
+    def __del__(self) -> None:  # no driver call here: the collector may run it mid-call
+        if getattr(self, "recording", None) is not None:
+            self.device.retire(self.recording)
 
     def __repr__(self) -> str:
         g = self.graph

@@ -64,6 +64,18 @@ def ember_graph_executor(device_target: str, context: dict[str, Any]) -> Any:
     return _executors(context)[2]
 
 
+@hookimpl
+def ember_communicator(device_target: str) -> Any:
+    """HCCL for reductions, MPI (the CPU backend's communicator) for the rest."""
+    if device_target != DEVICE_TARGET:
+        return None
+    from ember import context
+    from ember_ascend import device
+    from ember_ascend.communicator import world
+
+    return world(device.start(context._current_values()))
+
+
 _EXECUTORS: tuple[Any, Any, Any] | None = None
 
 

@@ -6,9 +6,11 @@ lifecycle's error codes, every pointer+length inside one live allocation on the 
 kind names, 32-byte aligned tensor data inside its storage, executors that run once unless
 repeatable, workspaces, output shapes recomputed from the inputs, per-SoC operator tables, and
 asynchrony: launched work runs only when its stream is synchronized (or a synchronous copy
-runs), so results read early are stale; freeing memory that queued work uses, or touching on
-one stream what another stream's queued work uses without an event between them, is a
-:class:`ContractViolation`. Errors CANN reports as codes raise ``DriverError`` with that code.
+runs), so results read early are stale; freeing memory that queued work uses, touching on
+one stream what another stream's queued work uses without an event between them, or calling
+the driver while it runs queued work (a finalizer that Python's garbage collector runs there),
+is a :class:`ContractViolation`; the last kind is also kept in ``violations``, since a finalizer
+swallows exceptions. Errors CANN reports as codes raise ``DriverError`` with that code.
 """
 
 from __future__ import annotations
@@ -62,7 +64,8 @@ class Executor:
 
 @dataclass
 class Stream:
-    queue: list[tuple[int, Callable[[], None], list[int]]] = field(default_factory=list)
+    #: (sequence number, task, allocations it touches, the call that queued it)
+    queue: list[tuple[int, Callable[[], None], list[int], str]] = field(default_factory=list)
     done: int = 0  # sequence number of the last item run
     waited: dict[int, int] = field(default_factory=dict)  # stream -> seq it waits for
 
@@ -108,6 +111,8 @@ class AclDouble:
         self.launches: list[str] = []  # operators launched, in order (for tests)
         self.prepared = 0  # aclnn executors made
         self.profiles: list[dict[str, Any]] = []
+        self.running: str | None = None  # the call whose queued task runs now
+        self.violations: list[str] = []  # re-entrant calls (raised too, but maybe swallowed)
 
     def describe(self) -> str:
         return (f"TEST DOUBLE in place of CANN ({self.soc}, {self.devices} device(s)): "
@@ -121,7 +126,18 @@ class AclDouble:
         self.message = message
         raise DriverError(call, code, message)
 
+    def _reentrant(self, call: str) -> None:
+        """A call made while queued work runs: on the hardware the host cannot call in there,
+        so the double would run the rest of the stream under a half-done task."""
+        if self.running is not None:
+            message = (f"{call} was called while the device runs {self.running} (from a "
+                       "finalizer the garbage collector ran there?): release in a finalizer "
+                       "must be deferred to the next synchronization")
+            self.violations.append(message)
+            raise ContractViolation(message)
+
     def _ready(self, call: str, device: bool = True) -> None:
+        self._reentrant(call)
         if not self.initialized:
             self._fail(call, 100001, "aclInit has not been called")
         if device and self.device is None:
@@ -133,6 +149,7 @@ class AclDouble:
         return handle
 
     def _get(self, call: str, handle: Any, kind: type, code: int = 107000) -> Any:
+        self._reentrant(call)
         _int(call, "handle", handle)
         if handle in self.destroyed:
             raise ContractViolation(f"{call}: handle {handle:#x} was destroyed already (an "
@@ -198,13 +215,16 @@ class AclDouble:
         for other, seq in list(s.waited.items()):
             self._drain(self.handles[other], seq)
         while s.queue and (upto is None or s.queue[0][0] <= upto):
-            seq, run, _ = s.queue.pop(0)
+            seq, run, _, call = s.queue.pop(0)
             s.done = seq
+            self.running = call
             try:
                 run()
             except DriverError:
                 s.queue.clear()  # a failed task discards the rest of its stream's work
                 raise
+            finally:
+                self.running = None
 
     def _drain_all(self) -> None:
         for s in list(self.streams.values()):
@@ -244,12 +264,12 @@ class AclDouble:
         for handle, other in self.streams.items():
             if handle == stream:
                 continue
-            for seq, _, used in other.queue:
+            for seq, _, used, _ in other.queue:
                 if set(used) & set(touches) and s.waited.get(handle, 0) < seq:
                     raise ContractViolation(
                         f"{call} on stream {stream:#x} touches memory that queued work on "
                         f"stream {handle:#x} uses, with no event between them")
-        s.queue.append((next(self.seq), run, touches))
+        s.queue.append((next(self.seq), run, touches, call))
 
     # -- 3. memory ---------------------------------------------------------------------------
     def malloc(self, size: int, policy: int = drv.HUGE_FIRST) -> int:
@@ -271,7 +291,7 @@ class AclDouble:
             self._fail("aclrtFree", 107000, f"{pointer:#x} is not the start of a live "
                                             "device allocation")
         for handle, s in self.streams.items():
-            if any(pointer in used for _, _, used in s.queue):
+            if any(pointer in used for _, _, used, _ in s.queue):
                 raise ContractViolation(f"aclrtFree({pointer:#x}) while work queued on stream "
                                         f"{handle:#x} still uses it")
         self._remove(pointer)
@@ -290,7 +310,7 @@ class AclDouble:
         if alloc is None or alloc.side != "host":
             self._fail("aclrtFreeHost", 107000, f"{pointer:#x} is not live pinned memory")
         for handle, s in self.streams.items():
-            if any(pointer in used for _, _, used in s.queue):
+            if any(pointer in used for _, _, used, _ in s.queue):
                 raise ContractViolation(f"aclrtFreeHost({pointer:#x}) while work queued on "
                                         f"stream {handle:#x} still uses it")
         self._remove(pointer)
@@ -504,6 +524,10 @@ class AclDouble:
             if not isinstance(value, bytes):
                 raise TypeError(f"{call}: a C string (bytes), got {value!r}")
             return value.decode()
+        if kind == "f64":
+            if type(value) is not float:
+                raise TypeError(f"{call}: a double argument, got {value!r}")
+            return value
         if kind == "b":
             if type(value) is not bool:
                 raise TypeError(f"{call}: a bool argument, got {value!r}")
@@ -842,21 +866,185 @@ def _log_softmax(x: np.ndarray, dim: int) -> np.ndarray:
     return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
 
-def _nll(logp, target, weight, reduction, ignore) -> tuple:
-    if reduction != 1:
-        raise ValueError("only the mean reduction is in the double")
+def _nll_weights(logp, target, weight, ignore) -> np.ndarray:
+    """weight[target] per sample, 0 where the target is ``ignore``; a target out of range
+    fails the operator."""
     n = logp.shape[0]
-    if n and (target.min() < 0 or target.max() >= logp.shape[1]):
+    kept = target != ignore
+    if n and (target[kept].min(initial=0) < 0 or target[kept].max(initial=0) >= logp.shape[1]):
         raise IndexError("a target is out of range")
-    picked = logp[np.arange(n), target] * weight[target]
-    total = weight[target].sum()
-    return (np.asarray(-picked.sum() / total, logp.dtype), np.asarray(total, logp.dtype))
+    return np.where(kept, weight[np.where(kept, target, 0)], 0)
+
+
+def _nll(logp, target, weight, reduction, ignore) -> tuple:
+    """aclnnNLLLoss, reduction 0 none, 1 mean, 2 sum; totalWeight (the weights' sum) is
+    written by the reducing modes only."""
+    if reduction not in (0, 1, 2):
+        raise ValueError(f"reduction {reduction} is not 0, 1 or 2")
+    w = _nll_weights(logp, target, weight, ignore)
+    picked = -logp[np.arange(logp.shape[0]), target] * w
+    if reduction == 0:
+        return picked.astype(logp.dtype), None
+    total = w.sum()
+    loss = picked.sum() / total if reduction == 1 else picked.sum()
+    return np.asarray(loss, logp.dtype), np.asarray(total, logp.dtype)
+
+
+def _nll_backward(grad, logp, target, weight, reduction, ignore, total) -> tuple:
+    """aclnnNLLLossBackward: -weight[target] * grad at each sample's target (divided by
+    totalWeight under the mean reduction), 0 elsewhere."""
+    w = _nll_weights(logp, target, weight, ignore)
+    scale = grad / total if reduction == 1 else grad
+    out = np.zeros(logp.shape, logp.dtype)
+    out[np.arange(logp.shape[0]), target] = -w * scale
+    return (out,)
 
 
 def _one_hot(x, classes, on, off, axis) -> tuple:
     hot = np.expand_dims(x, axis) == np.arange(classes).reshape(
         (classes,) + (1,) * (x.ndim - axis))
     return (np.where(hot, on, off).astype(on.dtype),)
+
+
+def _channel_axes(x: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The axes batch norm reduces (all but 1) and the shape that broadcasts a (C,) vector."""
+    return (0, *range(2, x.ndim)), (1, x.shape[1]) + (1,) * (x.ndim - 2)
+
+
+def _batch_norm(x, weight, bias, running_mean, running_var, training, momentum, eps) -> tuple:
+    """aclnnBatchNorm: training normalizes by the batch's mean and biased variance (saved as
+    saveMean, saveInvstd = 1/sqrt(var + eps)) and moves the running statistics given by
+    ``momentum`` (unbiased variance); inference normalizes by the running statistics."""
+    axes, column = _channel_axes(x)
+    stats = x.dtype if weight is None else weight.dtype  # of saveMean and saveInvstd
+    w = x.astype(np.float64)
+    channels = x.shape[1]
+    weight = np.ones(channels) if weight is None else weight.astype(np.float64)
+    bias = np.zeros(channels) if bias is None else bias.astype(np.float64)
+    new_mean = new_var = None
+    if training:
+        mean, var = w.mean(axis=axes), w.var(axis=axes)
+        if running_mean is not None:
+            n = x.size // max(channels, 1)
+            new_mean = ((1 - momentum) * running_mean + momentum * mean).astype(running_mean.dtype)
+            new_var = ((1 - momentum) * running_var + momentum * var * n / max(n - 1, 1)
+                       ).astype(running_var.dtype)
+    else:
+        if running_mean is None or running_var is None:
+            raise ValueError("inference needs runningMean and runningVar")
+        mean, var = running_mean.astype(np.float64), running_var.astype(np.float64)
+    invstd = 1 / np.sqrt(var + eps)
+    y = (w - mean.reshape(column)) * (invstd * weight).reshape(column) + bias.reshape(column)
+    return new_mean, new_var, y.astype(x.dtype), mean.astype(stats), invstd.astype(stats)
+
+
+def _batch_norm_backward(dy, x, weight, running_mean, running_var, save_mean, save_invstd,
+                         training, eps, mask) -> tuple:
+    """aclnnBatchNormBackward: training from saveMean/saveInvstd (the batch's), inference from
+    the running statistics (then the mean and variance do not depend on x)."""
+    axes, column = _channel_axes(x)
+    if training:
+        mean, invstd = save_mean.astype(np.float64), save_invstd.astype(np.float64)
+    else:
+        mean = running_mean.astype(np.float64)
+        invstd = 1 / np.sqrt(running_var.astype(np.float64) + eps)
+    g, w = dy.astype(np.float64), x.astype(np.float64)
+    gain = np.ones(x.shape[1]) if weight is None else weight.astype(np.float64)
+    x_hat = (w - mean.reshape(column)) * invstd.reshape(column)
+    grad_bias, grad_weight = g.sum(axis=axes), (g * x_hat).sum(axis=axes)
+    scale = (gain * invstd).reshape(column)
+    if training:
+        n = x.size // max(x.shape[1], 1)
+        grad_x = scale * (g - (grad_bias.reshape(column) + x_hat * grad_weight.reshape(column)) / n)
+    else:
+        grad_x = g * scale
+    stats = weight.dtype if weight is not None else x.dtype
+    return tuple(a.astype(d) if m else None for a, d, m in
+                 ((grad_x, x.dtype, mask[0]), (grad_weight, stats, mask[1]),
+                  (grad_bias, stats, mask[2])))
+
+
+def _normalized_axes(x: np.ndarray, normalized: tuple) -> tuple[int, ...]:
+    k = len(normalized)
+    if not 0 < k <= x.ndim or x.shape[x.ndim - k:] != tuple(normalized):
+        raise ValueError(f"normalizedShape {list(normalized)} is not the end of the input's "
+                         f"shape {list(x.shape)}")
+    return tuple(range(x.ndim - k, x.ndim))
+
+
+def _layer_norm(x, normalized, weight, bias, eps) -> tuple:
+    """aclnnLayerNorm over the last len(normalizedShape) axes; mean and rstd = 1/sqrt(var +
+    eps) keep those axes as 1."""
+    axes = _normalized_axes(x, normalized)
+    w = x.astype(np.float64)
+    mean, var = w.mean(axis=axes, keepdims=True), w.var(axis=axes, keepdims=True)
+    rstd = 1 / np.sqrt(var + eps)
+    y = (w - mean) * rstd
+    if weight is not None:
+        y = y * weight
+    if bias is not None:
+        y = y + bias
+    return y.astype(x.dtype), mean.astype(x.dtype), rstd.astype(x.dtype)
+
+
+def _layer_norm_backward(dy, x, normalized, mean, rstd, weight, bias, mask) -> tuple:
+    """aclnnLayerNormBackward from the forward's mean and rstd."""
+    axes = _normalized_axes(x, normalized)
+    outer = tuple(range(x.ndim - len(axes)))
+    g, x_hat = dy.astype(np.float64), (x.astype(np.float64) - mean) * rstd
+    scaled = g if weight is None else g * weight
+    dx = rstd * (scaled - scaled.mean(axis=axes, keepdims=True)
+                 - x_hat * (scaled * x_hat).mean(axis=axes, keepdims=True))
+    stats = x.dtype if weight is None else weight.dtype
+    return tuple(a.astype(d) if m else None for a, d, m in
+                 ((dx, x.dtype, mask[0]), ((g * x_hat).sum(axis=outer), stats, mask[1]),
+                  (g.sum(axis=outer), stats, mask[2])))
+
+
+def _topk(x, k, dim, largest, ordered) -> tuple:
+    """aclnnTopk: ties keep the lower index first (a stable sort); unsorted, the k in the
+    order of their positions."""
+    if not 0 <= k <= x.shape[dim]:
+        raise ValueError(f"k {k} is out of [0, {x.shape[dim]}]")
+    order = np.argsort(-x if largest else x, axis=dim, kind="stable")
+    order = np.take(order, np.arange(k), axis=dim)
+    if not ordered:
+        order = np.sort(order, axis=dim)
+    return np.take_along_axis(x, order, dim), order.astype(np.int64)
+
+
+def _sort(x, stable, dim, descending) -> tuple:
+    """aclnnSort; stable keeps equal elements in their order (descending too)."""
+    if descending:
+        n = x.shape[dim]
+        order = n - 1 - np.flip(np.argsort(np.flip(x, dim), dim, kind="stable"), dim)
+    else:
+        order = np.argsort(x, dim, kind="stable")
+    return np.take_along_axis(x, order, dim), order.astype(np.int64)
+
+
+def _along_index(index: np.ndarray, dim: int, shape: tuple) -> tuple:
+    """NumPy coordinates of ``index`` (positions along ``dim``) in an array of ``shape``."""
+    if index.size and (index.min() < 0 or index.max() >= shape[dim]):
+        raise IndexError("an index is out of range")
+    grid = list(np.indices(index.shape, sparse=True))
+    grid[dim] = index
+    return tuple(grid)
+
+
+def _scatter_add(x, dim, index, src) -> tuple:
+    out = x.copy()
+    np.add.at(out, _along_index(index, dim, x.shape), src[tuple(slice(0, d) for d in
+                                                                 index.shape)])
+    return (out,)
+
+
+def _index_add(x, dim, index, source, alpha) -> tuple:
+    out = x.copy()
+    if index.size and (index.min() < 0 or index.max() >= x.shape[dim]):
+        raise IndexError("an index is out of range")
+    np.add.at(np.moveaxis(out, dim, 0), index, np.moveaxis(source * alpha, dim, 0))
+    return (out.astype(x.dtype),)
 
 
 def _pos_mod(dims: tuple, ndim: int) -> tuple:
@@ -988,6 +1176,21 @@ OPS: dict[str, Op] = {
         lambda f, lab: ((-(lab * _log_softmax(f, 1)).sum(axis=1)).astype(f.dtype),
                         (np.exp(_log_softmax(f, 1)) - lab).astype(f.dtype)), (2, 3)),
     "NLLLoss": Op(_nll, (5, 6)),
+    "Flip": Op(lambda x, dims: (np.flip(x, dims).copy(),), (2,)),
+    "ProdDim": Op(lambda x, dim, keep, dtype: (
+        np.asarray(np.prod(x, axis=dim, keepdims=keep)).astype(dtype),), (4,)),
+    "Cumsum": Op(lambda x, dim, dtype: (np.cumsum(x, axis=dim, dtype=dtype),), (3,)),
+    "Cumprod": Op(lambda x, dim, dtype: (np.cumprod(x, axis=int(dim), dtype=dtype),), (3,)),
+    "NLLLossBackward": Op(_nll_backward, (7,)),
+    "Topk": Op(_topk, (5, 6), workspace=1024),
+    "Sort": Op(_sort, (4, 5), workspace=1024),
+    "Gather": Op(lambda x, dim, index: (x[_along_index(index, dim, x.shape)],), (3,)),
+    "ScatterAdd": Op(_scatter_add, (4,)),
+    "IndexAdd": Op(_index_add, (5,)),
+    "LayerNorm": Op(_layer_norm, (5, 6, 7), workspace=1024),
+    "LayerNormBackward": Op(_layer_norm_backward, (8, 9, 10), workspace=1024),
+    "BatchNorm": Op(_batch_norm, (3, 4, 8, 9, 10), (3, 4), workspace=1024),
+    "BatchNormBackward": Op(_batch_norm_backward, (10, 11, 12), workspace=1024),
 }
 
 

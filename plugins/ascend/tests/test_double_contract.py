@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 
+import acl_double
 import numpy as np
 import pytest
 from acl_double import AclDouble, ContractViolation
@@ -202,6 +203,21 @@ def test_freeing_memory_that_queued_work_uses_is_flagged() -> None:
         d.free(ptr)
     d.sync_stream(s)
     d.free(ptr)
+
+
+def test_calling_the_driver_while_it_runs_queued_work_is_flagged(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a finalizer run by the garbage collector inside the double's work would do: the
+    call is refused and kept in ``violations`` (a finalizer swallows the exception)."""
+    d, s = started()
+    x = tensor(d, upload(d, s, np.ones(4, np.float32)), (4,))
+    reentering = acl_double.Op(lambda a: (d.sync_stream(s),), (1,))
+    monkeypatch.setitem(acl_double.OPS, "Neg", reentering)
+    ws, ex = d.aclnn_prepare("Neg", x, x)
+    d.aclnn_launch("Neg", 0, ws, ex, s)
+    with pytest.raises(ContractViolation, match="while the device runs aclnnNeg"):
+        d.sync_stream(s)
+    assert len(d.violations) == 1
 
 
 def test_crossing_streams_needs_an_event() -> None:

@@ -8,6 +8,7 @@ from ctypes import (
     POINTER,
     c_bool,
     c_char_p,
+    c_double,
     c_float,
     c_int,
     c_int8,
@@ -30,7 +31,7 @@ from ember_ascend import driver
 HEADER = Path(__file__).with_name("prototypes.h")
 SCALARS = {"int": c_int, "int32_t": c_int32, "uint32_t": c_uint32, "int64_t": c_int64,
            "uint64_t": c_uint64, "size_t": c_size_t, "int8_t": c_int8, "uint8_t": c_uint8,
-           "bool": c_bool, "float": c_float}
+           "bool": c_bool, "float": c_float, "double": c_double}
 ENUMS = {"aclError", "aclnnStatus", "HcclResult", "aclDataType", "aclFormat", "aclrtMemcpyKind",
          "aclrtMemMallocPolicy", "aclrtMemAttr", "aclopEngineType", "aclopCompileType",
          "HcclDataType", "HcclReduceOp", "aclprofAicoreMetrics"}

@@ -1,4 +1,4 @@
-"""Shapes and layouts: copies on the stream, aclnnPermute/Expand/Repeat/Cat/Stack/OneHot,
+"""Shapes and layouts: copies on the stream, aclnnPermute/Expand/Repeat/Cat/Stack/OneHot/Flip,
 gathers, and slices as strided views copied by aclnnInplaceCopy."""
 
 from __future__ import annotations
@@ -11,10 +11,14 @@ from ember_ascend.device import (
     AscendDevice,
     DeviceArray,
     IntArray,
+    Scalar,
     TensorList,
     View,
     contiguous_strides,
+    view,
 )
+from ember_ascend.kernels.common import flip
+from ember_ascend.kernels.spatial import placed
 
 
 def _copy_as(shape_of: Any) -> Any:
@@ -123,6 +127,233 @@ def _slice(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _strided_view(array: DeviceArray, shape: tuple[int, ...],
+                  index: tuple) -> tuple[View, tuple[int, ...]]:
+    """``array`` (holding ``shape``) indexed by a NumPy basic index (slices, ints, None) as a
+    view with strides >= 0 (as aclCreateTensor needs), and the dims to flip to get the slice."""
+    strides = contiguous_strides(shape)
+    offset, dims, steps, flips = 0, [], [], []
+    axis = 0
+    for item in index:
+        if item is None:
+            dims.append(1)
+            steps.append(0)
+            continue
+        if isinstance(item, slice):
+            start, stop, step = item.indices(shape[axis])
+            n = len(range(start, stop, step))
+            if step < 0 and n:
+                start, step = start + (n - 1) * step, -step
+                flips.append(len(dims))
+            offset += start * strides[axis] if n else 0
+            dims.append(n)
+            steps.append(step * strides[axis])
+        else:
+            offset += item * strides[axis]
+        axis += 1
+    dims += shape[axis:]
+    steps += strides[axis:]
+    return View(array, tuple(dims), tuple(steps), offset), tuple(flips)
+
+
+def _strided_slice(prim: Any, dev: AscendDevice) -> Any:
+    """A strided view copied out (aclnnInplaceCopy), flipped where a step is negative."""
+    def kernel(x: DeviceArray, begin: Any, end: Any, strides: Any) -> DeviceArray:
+        index, shape = prim.index(x.shape, begin, end, strides)
+        src, flips = _strided_view(x, x.shape, index)
+        if flips:
+            return flip(dev, src, flips)
+        out = dev.empty(shape, x.dtype)
+        if out.size:
+            dev.aclnn("InplaceCopy", out, View(src.array, shape, src.strides, src.offset))
+        return out
+
+    return kernel
+
+
+def _strided_slice_grad(prim: Any, dev: AscendDevice) -> Any:
+    """Zeros of x's shape, with dy copied into the strided view the slice took."""
+    def kernel(dy: DeviceArray, shapex: Any, begin: Any, end: Any,
+               strides: Any) -> DeviceArray:
+        shapex = tuple(shapex)
+        out = dev.zero(dev.empty(shapex, dy.dtype))
+        index, _ = prim.index(shapex, begin, end, strides)
+        dst, flips = _strided_view(out, shapex, index)
+        if dy.size:
+            dev.aclnn("InplaceCopy", dst, flip(dev, view(dy, dst.shape), flips) if flips
+                      else view(dy, dst.shape))
+        return out
+
+    return kernel
+
+
+def _reverse(prim: Any, dev: AscendDevice) -> Any:
+    axes = tuple(prim.axis)
+
+    def kernel(x: DeviceArray) -> DeviceArray:
+        return flip(dev, x, tuple(sorted(a % x.ndim for a in axes)))
+
+    return kernel
+
+
+def _unstack(prim: Any, dev: AscendDevice) -> Any:
+    """Each slice along the axis, a strided view copied out."""
+    def kernel(x: DeviceArray) -> tuple[DeviceArray, ...]:
+        axis = prim.axis % x.ndim
+        strides = contiguous_strides(x.shape)
+        shape = x.shape[:axis] + x.shape[axis + 1:]
+        parts = []
+        for k in range(x.shape[axis]):
+            part = dev.empty(shape, x.dtype)
+            if part.size:
+                dev.aclnn("InplaceCopy", part, View(x, shape, strides[:axis] + strides[axis + 1:],
+                                                    k * strides[axis]))
+            parts.append(part)
+        return tuple(parts)
+
+    return kernel
+
+
+def _meshgrid(prim: Any, dev: AscendDevice) -> Any:
+    """Each 1-d input viewed along its axis of the grid and expanded (aclnnExpand); 'xy'
+    swaps the first two axes."""
+    xy = prim.indexing == "xy"
+
+    def kernel(*xs: DeviceArray) -> tuple[DeviceArray, ...]:
+        sizes = [x.shape[0] for x in xs]
+        axes = list(range(len(xs)))
+        if xy:
+            sizes[0], sizes[1] = sizes[1], sizes[0]
+            axes[0], axes[1] = 1, 0
+        grids = []
+        for x, axis in zip(xs, axes):
+            out = dev.empty(tuple(sizes), x.dtype)
+            along = tuple(d if i == axis else 1 for i, d in enumerate(sizes))
+            if out.size:
+                dev.aclnn("Expand", view(x, along), IntArray(tuple(sizes)), out)
+            grids.append(out)
+        return tuple(grids)
+
+    return kernel
+
+
+def _eye(prim: Any, dev: AscendDevice) -> Any:
+    """Zeros with ones filled into the diagonal, a view of stride m + 1."""
+    def kernel(n: int, m: int, dtype: Any) -> DeviceArray:
+        out = dev.zero(dev.empty((n, m), dtype.np_dtype))
+        if min(n, m):
+            dev.aclnn("InplaceFillScalar", View(out, (min(n, m),), (m + 1,)),
+                      Scalar(1, out.dtype))
+        return out
+
+    return kernel
+
+
+def _permuted(dev: AscendDevice, x: DeviceArray, shape: tuple[int, ...],
+              order: tuple[int, ...], out_shape: tuple[int, ...]) -> DeviceArray:
+    """``x`` read as ``shape``, its axes permuted (aclnnPermute) into an array of
+    ``out_shape`` (the same elements)."""
+    out = dev.empty(out_shape, x.dtype)
+    if out.size:
+        dev.aclnn("Permute", view(x, shape), IntArray(order),
+                  view(out, tuple(shape[i] for i in order)))
+    return out
+
+
+def _space_to_depth(prim: Any, dev: AscendDevice) -> Any:
+    b = prim.block_size
+
+    def kernel(x: DeviceArray) -> DeviceArray:
+        n, c, h, w = x.shape
+        return _permuted(dev, x, (n, c, h // b, b, w // b, b), (0, 3, 5, 1, 2, 4),
+                         (n, c * b * b, h // b, w // b))
+
+    return kernel
+
+
+def _depth_to_space(prim: Any, dev: AscendDevice) -> Any:
+    b = prim.block_size
+
+    def kernel(x: DeviceArray) -> DeviceArray:
+        n, c, h, w = x.shape
+        return _permuted(dev, x, (n, b, b, c // (b * b), h, w), (0, 3, 4, 1, 5, 2),
+                         (n, c // (b * b), h * b, w * b))
+
+    return kernel
+
+
+def _space_to_batch(prim: Any, dev: AscendDevice) -> Any:
+    """x padded with zeros, then its (bh, bw) blocks moved to the batch (aclnnPermute)."""
+    (bh, bw), paddings = prim.block_shape, tuple(tuple(p) for p in prim.paddings)
+
+    def kernel(x: DeviceArray) -> DeviceArray:
+        (top, bottom), (left, right) = paddings
+        n, c, h, w = x.shape
+        h, w = h + top + bottom, w + left + right
+        padded = placed(dev, x, (n, c, h, w), (0, 0, top, left))
+        return _permuted(dev, padded, (n, c, h // bh, bh, w // bw, bw), (3, 5, 0, 1, 2, 4),
+                         (bh * bw * n, c, h // bh, w // bw))
+
+    return kernel
+
+
+def _batch_to_space(prim: Any, dev: AscendDevice) -> Any:
+    """The batch's blocks moved back into space (aclnnPermute), then cropped (a view)."""
+    (bh, bw), crops = prim.block_shape, tuple(tuple(p) for p in prim.crops)
+
+    def kernel(x: DeviceArray) -> DeviceArray:
+        (top, bottom), (left, right) = crops
+        n, c, h, w = x.shape
+        n //= bh * bw
+        full = _permuted(dev, x, (bh, bw, n, c, h, w), (2, 3, 4, 0, 5, 1),
+                         (n, c, h * bh, w * bw))
+        out = dev.empty((n, c, h * bh - top - bottom, w * bw - left - right), x.dtype)
+        if out.size:
+            strides = contiguous_strides(full.shape)
+            dev.aclnn("InplaceCopy", out, View(full, out.shape, strides,
+                                               top * strides[2] + left * strides[3]))
+        return out
+
+    return kernel
+
+
+def _diag(prim: Any, dev: AscendDevice) -> Any:
+    """Zeros of shape x.shape + x.shape with x copied into the diagonal (stride size + 1)."""
+    def kernel(x: DeviceArray) -> DeviceArray:
+        out = dev.zero(dev.empty(x.shape + x.shape, x.dtype))
+        if x.size:
+            dev.aclnn("InplaceCopy", View(out, (x.size,), (x.size + 1,)), view(x, (x.size,)))
+        return out
+
+    return kernel
+
+
+def _diag_part(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray) -> DeviceArray:
+        half = x.shape[:x.ndim // 2]
+        out = dev.empty(half, x.dtype)
+        if out.size:
+            dev.aclnn("InplaceCopy", view(out, (out.size,)),
+                      View(x, (out.size,), (out.size + 1,)))
+        return out
+
+    return kernel
+
+
+def _eps(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray) -> DeviceArray:
+        out = dev.empty(x.shape, x.dtype)
+        if out.size:
+            dev.aclnn("InplaceFillScalar", out, Scalar(prim.value(x.dtype), x.dtype))
+        return out
+
+    return kernel
+
+
+def _dynamic_shape(prim: Any, dev: AscendDevice) -> Any:
+    return lambda x: dev.from_host(np.array(x.shape, np.int32))
+
+
 def _split(prim: Any, dev: AscendDevice) -> Any:
     axis, count = prim.axis, prim.output_num
 
@@ -156,23 +387,6 @@ def _gather_nd(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-def _tensor_scatter_add(prim: Any, dev: AscendDevice) -> Any:
-    """x with updates added at indices[..., K] (repeats summed): aclnnIndexPutImpl with
-    accumulate, its index list being the K columns of ``indices`` as strided views."""
-    def kernel(x: DeviceArray, indices: DeviceArray, updates: DeviceArray) -> DeviceArray:
-        out = dev.empty(x.shape, x.dtype)
-        dev.copy(out, x)
-        depth = indices.shape[-1]
-        if indices.size and updates.size:
-            shape = indices.shape[:-1]
-            strides = tuple(s * depth for s in contiguous_strides(shape))
-            columns = tuple(View(indices, shape, strides, k) for k in range(depth))
-            dev.aclnn("IndexPutImpl", out, TensorList(columns), updates, True, False)
-        return out
-
-    return kernel
-
-
 def _one_hot(prim: Any, dev: AscendDevice) -> Any:
     axis = prim.axis
 
@@ -198,9 +412,24 @@ KERNELS = {
     "Concat": _join("Cat", stacked=False),
     "Stack": _join("Stack", stacked=True),
     "Slice": _slice,
+    "StridedSlice": _strided_slice,
+    "StridedSliceGrad": _strided_slice_grad,
+    "ReverseV2": _reverse,
+    "Unstack": _unstack,
+    "Unpack": _unstack,
+    "Meshgrid": _meshgrid,
+    "Eye": _eye,
+    "DynamicShape": _dynamic_shape,
+    "SpaceToDepth": _space_to_depth,
+    "DepthToSpace": _depth_to_space,
+    "SpaceToBatchND": _space_to_batch,
+    "BatchToSpaceND": _batch_to_space,
+    "Diag": _diag,
+    "DiagPart": _diag_part,
+    "Eps": _eps,
     "Split": _split,
     "Gather": _gather,
+    "SparseGatherV2": _gather,
     "GatherNd": _gather_nd,
-    "TensorScatterAdd": _tensor_scatter_add,
     "OneHot": _one_hot,
 }

@@ -7,9 +7,7 @@ from typing import Any
 import numpy as np
 
 from ember_ascend.device import AscendDevice, DeviceArray, DType, IntArray, Scalar, transposed
-from ember_ascend.kernels.common import binary, floats_only, unary
-
-_DIVIDE = floats_only(binary("Div"), "aclnnDiv divides in floating point")
+from ember_ascend.kernels.common import binary, unary
 
 
 def _squared_difference(prim: Any, dev: AscendDevice) -> Any:
@@ -22,6 +20,67 @@ def _squared_difference(prim: Any, dev: AscendDevice) -> Any:
         return out
 
     return kernel
+
+
+def _guarded(dev: AscendDevice, op: str, x: DeviceArray, y: DeviceArray,
+             at_zero: DeviceArray) -> DeviceArray:
+    """``op(x, y)`` with y's zeros replaced by 1, then ``at_zero`` where y is 0 (aclnnEqTensor
+    and aclnnSWhere around the operator)."""
+    zero = dev.empty(y.shape, np.bool_)
+    dev.aclnn("EqTensor", y, dev.constant(0, y.dtype), zero)
+    safe = dev.empty(y.shape, y.dtype)
+    dev.aclnn("SWhere", zero, dev.constant(1, y.dtype), y, safe)
+    shape = np.broadcast_shapes(x.shape, y.shape)
+    result, out = dev.empty(shape, x.dtype), dev.empty(shape, x.dtype)
+    dev.aclnn(op, x, safe, result)
+    dev.aclnn("SWhere", zero, at_zero, result, out)
+    return out
+
+
+def _saturation(dev: AscendDevice, x: DeviceArray) -> DeviceArray:
+    """What MindSpore gives for x / 0 in integers: the dtype's max, min, or 0 for 0 / 0."""
+    info = np.iinfo(x.dtype)
+    signs = []
+    for op in ("GtTensor", "LtTensor"):
+        sign = dev.empty(x.shape, np.bool_)
+        dev.aclnn(op, x, dev.constant(0, x.dtype), sign)
+        signs.append(sign)
+    below, out = dev.empty(x.shape, x.dtype), dev.empty(x.shape, x.dtype)
+    dev.aclnn("SWhere", signs[1], dev.constant(info.min, x.dtype), dev.constant(0, x.dtype),
+              below)
+    dev.aclnn("SWhere", signs[0], dev.constant(info.max, x.dtype), below, out)
+    return out
+
+
+def _divide(op: str) -> Any:
+    """Floats: aclnn ``op``. Integers: MindSpore's quotient (Div truncates toward zero,
+    FloorDiv floors) with x / 0 saturated, composed since aclnn divides integers in floating
+    point (Div) or leaves x / 0 undefined (FloorDivide)."""
+    integer = "TruncateDiv" if op == "Div" else op
+
+    def factory(prim: Any, dev: AscendDevice) -> Any:
+        floats = binary(op)(prim, dev)
+
+        def kernel(x: DeviceArray, y: DeviceArray) -> DeviceArray:
+            if x.dtype.kind == "f":
+                return floats(x, y)
+            return _guarded(dev, integer, x, y, _saturation(dev, x))
+
+        return kernel
+
+    return factory
+
+
+def _zero_where_y_is_zero(op: str) -> Any:
+    """DivNoNan, MulNoNan: ``op(x, y)``, 0 where y is 0 (integers divide by TruncateDiv)."""
+    def factory(prim: Any, dev: AscendDevice) -> Any:
+        def kernel(x: DeviceArray, y: DeviceArray) -> DeviceArray:
+            name = "TruncateDiv" if op == "Div" and x.dtype.kind in "iu" else op
+            return _guarded(dev, name, x, y, dev.constant(0, x.dtype))
+
+        return kernel
+
+    return factory
 
 
 def _fill(value: int) -> Any:
@@ -78,6 +137,26 @@ def _axes(x: DeviceArray, axis: Any) -> tuple[int, ...]:
 
 def _reduced_shape(x: DeviceArray, axes: tuple[int, ...], keep: bool) -> tuple[int, ...]:
     return tuple(1 if i in axes else d for i, d in enumerate(x.shape) if keep or i not in axes)
+
+
+def _reduce_mean(prim: Any, dev: AscendDevice) -> Any:
+    """aclnnMean for floats; integer means truncate toward zero (aclnnMean averages in floating
+    point): aclnnReduceSum, then aclnnTruncateDiv by the count; the mean of nothing is the
+    dtype's min (NaN converted, as on the CPU backend)."""
+    floats, summed = _reduce("Mean", True)(prim, dev), _reduce("ReduceSum", True)(prim, dev)
+
+    def kernel(x: DeviceArray, axis: Any) -> DeviceArray:
+        if x.dtype.kind == "f":
+            return floats(x, axis)
+        total = summed(x, axis)
+        out = dev.empty(total.shape, x.dtype)
+        count = x.size // max(total.size, 1) if x.size else 0
+        if not count:
+            return _fill_with(dev, out, int(np.iinfo(x.dtype).min))
+        dev.aclnn("TruncateDiv", total, dev.constant(count, x.dtype), out)
+        return out
+
+    return kernel
 
 
 def _reduce(op: str, with_dtype: bool) -> Any:
@@ -166,13 +245,16 @@ KERNELS = {
     "Add": binary("Add", alpha=1),
     "Sub": binary("Sub", alpha=1),
     "Mul": binary("Mul"),
-    "Div": _DIVIDE,
-    "RealDiv": _DIVIDE,
+    "Div": _divide("Div"),
+    "RealDiv": _divide("Div"),
     "Pow": binary("PowTensorTensor"),
     "Atan2": binary("Atan2"),
-    "FloorDiv": binary("FloorDivide"),
+    "FloorDiv": _divide("FloorDivide"),
     "FloorMod": binary("RemainderTensorTensor"),
     "TruncateMod": binary("FmodTensor"),
+    "Mod": binary("FmodTensor"),
+    "DivNoNan": _zero_where_y_is_zero("Div"),
+    "MulNoNan": _zero_where_y_is_zero("Mul"),
     "TruncateDiv": binary("TruncateDiv"),
     "SquaredDifference": _squared_difference,
     "Xlogy": binary("XLogYTensor"),
@@ -230,7 +312,7 @@ KERNELS = {
     "AddN": _add_n,
     "AccumulateNV2": _add_n,
     "ReduceSum": _reduce("ReduceSum", True),
-    "ReduceMean": floats_only(_reduce("Mean", True), "aclnnMean averages in floating point"),
+    "ReduceMean": _reduce_mean,
     "ReduceMax": _reduce("Amax", False),
     "ReduceMin": _reduce("Amin", False),
     "Argmax": _arg_index("ArgMax"),

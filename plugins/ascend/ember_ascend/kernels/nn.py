@@ -2,7 +2,8 @@
 
 The first-generation 910 has no aclnnConvolution: there Conv2D runs as the aclop operator of
 the same name (NCHW, pads [top, bottom, left, right]). aclnn's convolutions and pools take one
-padding per side pair, so asymmetric "same" padding is refused with a message.
+padding per side pair: where the sides differ ('same' with an odd total, a pad_list), the input
+is padded explicitly (zeros; -inf for max pooling) and the gradients cut back.
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ from ember_ascend.device import (
     DType,
     IntArray,
     Scalar,
+    View,
+    contiguous_strides,
     first_generation,
     view,
 )
 from ember_ascend.driver import FORMAT_NCHW
 from ember_ascend.kernels.common import backward, unary
+from ember_ascend.kernels.spatial import placed
 
 
 def _scalars(*values: float) -> Any:
@@ -49,22 +53,28 @@ def _elu_grad(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-def _axis(prim: Any) -> int:
-    axis = prim.axis
-    if isinstance(axis, tuple | list):
-        if len(axis) != 1:
-            raise ValueError(f"{prim.name} over axes {axis}: aclnn takes one axis")
-        axis = axis[0]
-    return axis
-
-
 def _softmax(op: str) -> Any:
+    """aclnn ``op`` over one axis; over several, the axes permuted to the end (aclnnPermute)
+    and read as one, then permuted back."""
     def factory(prim: Any, dev: AscendDevice) -> Any:
-        axis = _axis(prim)
+        axes = prim.axis if isinstance(prim.axis, tuple | list) else (prim.axis,)
 
         def kernel(x: DeviceArray) -> DeviceArray:
             out = dev.empty(x.shape, x.dtype)
-            dev.aclnn(op, x, axis % max(x.ndim, 1), out)
+            ndim = max(x.ndim, 1)
+            dims = sorted({a % ndim for a in axes})
+            if len(dims) == 1:
+                dev.aclnn(op, x, dims[0], out)
+                return out
+            order = tuple(i for i in range(x.ndim) if i not in dims) + tuple(dims)
+            moved = tuple(x.shape[i] for i in order)
+            kept = moved[:x.ndim - len(dims)]
+            flat = (*kept, int(np.prod(moved[len(kept):], dtype=np.int64)))
+            permuted, result = dev.empty(moved, x.dtype), dev.empty(moved, x.dtype)
+            if x.size:
+                dev.aclnn("Permute", x, IntArray(order), permuted)
+                dev.aclnn(op, view(permuted, flat), len(flat) - 1, view(result, flat))
+                dev.aclnn("Permute", result, IntArray(tuple(np.argsort(order).tolist())), out)
             return out
 
         return kernel
@@ -132,19 +142,31 @@ def _bias_add_grad(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-def _symmetric(prim: Any, pads: tuple[int, int, int, int]) -> tuple[int, int]:
-    top, bottom, left, right = pads
-    if top != bottom or left != right:
-        raise ValueError(f"{prim.name} with padding (top, bottom, left, right) = {pads}: aclnn "
-                         "pads both sides of an axis alike; use pad_mode 'pad' with equal "
-                         "sides, or an input size that makes 'same' padding symmetric")
-    return top, left
-
-
-def _conv_arguments(prim: Any, hw: tuple[int, int]) -> tuple[Any, ...]:
+def _pads(prim: Any, hw: tuple[int, int]) -> tuple[tuple[int, int], Any]:
+    """The (height, width) padding aclnn applies on both sides of an axis, and the padding
+    (top, bottom, left, right) to apply to the input first where the sides differ (None
+    where they do not): aclnn pads both sides alike."""
     pads, _ = prim.geometry(hw)
-    return (IntArray(prim.stride[2:]), IntArray(_symmetric(prim, pads)),
-            IntArray(prim.dilation[2:]))
+    top, bottom, left, right = pads
+    return ((top, left), None) if top == bottom and left == right else ((0, 0), tuple(pads))
+
+
+def _padded(dev: AscendDevice, x: DeviceArray, pads: Any, fill: float = 0) -> DeviceArray:
+    """``x`` (N, C, H, W) with ``pads`` (top, bottom, left, right) of ``fill`` around it."""
+    top, bottom, left, right = pads
+    n, c, h, w = x.shape
+    return placed(dev, x, (n, c, h + top + bottom, w + left + right), (0, 0, top, left), fill)
+
+
+def _cropped(dev: AscendDevice, grad: DeviceArray, pads: Any,
+             hw: tuple[int, ...]) -> DeviceArray:
+    """The gradient of a padded input cut back to the input's (H, W)."""
+    strides = contiguous_strides(grad.shape)
+    out = dev.empty((*grad.shape[:2], *hw), grad.dtype)
+    if out.size:
+        dev.aclnn("InplaceCopy", out, View(grad, out.shape, strides,
+                                           pads[0] * strides[2] + pads[2] * strides[3]))
+    return out
 
 
 def _nchw(a: DeviceArray) -> Any:
@@ -161,9 +183,12 @@ def _conv2d(prim: Any, dev: AscendDevice) -> Any:
                 "dilations": (1, 1, *prim.dilation[2:]), "groups": prim.group,
                 "data_format": "NCHW"})
             return out
-        stride, padding, dilation = _conv_arguments(prim, x.shape[2:])
-        dev.aclnn("Convolution", _nchw(x), _nchw(w), None, stride, padding, dilation, False,
-                  IntArray((0, 0)), prim.group, _nchw(out), dev.cube)
+        padding, explicit = _pads(prim, x.shape[2:])
+        if explicit:
+            x = _padded(dev, x, explicit)
+        dev.aclnn("Convolution", _nchw(x), _nchw(w), None, IntArray(prim.stride[2:]),
+                  IntArray(padding), IntArray(prim.dilation[2:]), False, IntArray((0, 0)),
+                  prim.group, _nchw(out), dev.cube)
         return out
 
     return kernel
@@ -171,20 +196,23 @@ def _conv2d(prim: Any, dev: AscendDevice) -> Any:
 
 def _conv_backward(prim: Any, dev: AscendDevice, dout: DeviceArray, x: DeviceArray,
                    w: DeviceArray, wanted: int) -> DeviceArray:
-    """One gradient of a convolution (0: input, 1: weight) by aclnnConvolutionBackward."""
-    grad = dev.empty(x.shape if wanted == 0 else w.shape, dout.dtype)
+    """One gradient of a convolution (0: input, 1: weight) by aclnnConvolutionBackward; with
+    unequal sides, of the explicitly padded input (the input's gradient then cut back)."""
+    padding, explicit = _pads(prim, x.shape[2:])
+    source = _padded(dev, x, explicit) if explicit else x
+    grad = dev.empty(source.shape if wanted == 0 else w.shape, dout.dtype)
     outs: list[Any] = [None, None, None]
     outs[wanted] = _nchw(grad)
-    stride, padding, dilation = _conv_arguments(prim, x.shape[2:])
-    dev.aclnn("ConvolutionBackward", _nchw(dout), _nchw(x), _nchw(w), IntArray((0,)), stride,
-              padding, dilation, False, IntArray((0, 0)), prim.group,
-              BoolArray(tuple(i == wanted for i in range(3))), dev.cube, *outs)
-    return grad
+    dev.aclnn("ConvolutionBackward", _nchw(dout), _nchw(source), _nchw(w), IntArray((0,)),
+              IntArray(prim.stride[2:]), IntArray(padding), IntArray(prim.dilation[2:]), False,
+              IntArray((0, 0)), prim.group, BoolArray(tuple(i == wanted for i in range(3))),
+              dev.cube, *outs)
+    return _cropped(dev, grad, explicit, x.shape[2:]) if explicit and wanted == 0 else grad
 
 
 def _conv2d_backprop_input(prim: Any, dev: AscendDevice) -> Any:
     def kernel(dout: DeviceArray, w: DeviceArray, input_size: tuple[int, ...]) -> DeviceArray:
-        x = dev.empty(tuple(input_size), dout.dtype)  # its shape is what the operator reads
+        x = dev.zero(dev.empty(tuple(input_size), dout.dtype))  # the operator reads its shape
         return _conv_backward(prim, dev, dout, x, w, 0)
 
     return kernel
@@ -198,10 +226,9 @@ def _conv2d_backprop_filter(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-def _pool_arguments(prim: Any, hw: tuple[int, int]) -> tuple[Any, ...]:
-    pads, out_hw = prim.geometry(hw)
-    return out_hw, (IntArray(prim.kernel_size[2:]), IntArray(prim.strides[2:]),
-                    IntArray(_symmetric(prim, pads)), IntArray((1, 1)), False)
+def _window(prim: Any, padding: tuple[int, int]) -> tuple[Any, ...]:
+    return (IntArray(prim.kernel_size[2:]), IntArray(prim.strides[2:]), IntArray(padding),
+            IntArray((1, 1)), False)
 
 
 def mask_shape(x_shape: tuple[int, ...], kernel_hw: tuple[int, int],
@@ -212,38 +239,66 @@ def mask_shape(x_shape: tuple[int, ...], kernel_hw: tuple[int, int],
     return n, c, kernel_hw[0] * kernel_hw[1], (-(-cells // 16) + 1) * 32
 
 
-def _max_pool_with_mask(prim: Any, dev: AscendDevice,
-                        x: DeviceArray) -> tuple[DeviceArray, DeviceArray, tuple[Any, ...]]:
-    out_hw, window = _pool_arguments(prim, x.shape[2:])
+def _max_pool_with_mask(prim: Any, dev: AscendDevice, x: DeviceArray) -> tuple[Any, ...]:
+    """(out, mask, window, the input pooled): with unequal sides, x padded with -inf first."""
+    _, out_hw = prim.geometry(x.shape[2:])
+    padding, explicit = _pads(prim, x.shape[2:])
+    if explicit:
+        x = _padded(dev, x, explicit, -np.inf)
+    window = _window(prim, padding)
     out = dev.empty((*x.shape[:2], *out_hw), x.dtype)
     mask = dev.empty(mask_shape(x.shape, prim.kernel_size[2:], out_hw), np.int8)
     dev.aclnn("MaxPool2dWithMask", _nchw(x), *window, _nchw(out), mask)
-    return out, mask, window
+    return out, mask, window, x
 
 
-def _avg_window(prim: Any, hw: tuple[int, int]) -> tuple[tuple[int, int], tuple[Any, ...]]:
-    """Output size and the arguments of aclnnAvgPool2d(+Backward) after the input: windows
-    average over the image's elements only (padding not counted), as MindSpore's AvgPool."""
-    out_hw, window = _pool_arguments(prim, hw)
-    return out_hw, (*window[:3], False, False, 0)
+def _avg_pool_of(dev: AscendDevice, prim: Any, x: DeviceArray) -> tuple[Any, ...]:
+    """(window, the input pooled, output (H, W), the counts to divide by or None): averages
+    over the image's elements only (padding not counted), as MindSpore's AvgPool; with
+    unequal sides x is padded with zeros and each window's sum is divided by the count of
+    image elements in it (the pooled mask of ones)."""
+    padding, explicit = _pads(prim, x.shape[2:])
+    window, out_hw = (*_window(prim, padding)[:3], False, False, 0), prim.geometry(x.shape[2:])[1]
+    if not explicit:
+        return window, x, out_hw, None
+    ones = dev.empty(x.shape, x.dtype)
+    dev.aclnn("InplaceFillScalar", ones, Scalar(1, x.dtype))
+    counts = _average(dev, window, _padded(dev, ones, explicit), out_hw)
+    return window, _padded(dev, x, explicit), out_hw, counts
+
+
+def _average(dev: AscendDevice, window: tuple[Any, ...], x: DeviceArray,
+             out_hw: tuple[int, int]) -> DeviceArray:
+    out = dev.empty((*x.shape[:2], *out_hw), x.dtype)
+    dev.aclnn("AvgPool2d", _nchw(x), *window, dev.cube, _nchw(out))
+    return out
 
 
 def _avg_pool(prim: Any, dev: AscendDevice) -> Any:
     def kernel(x: DeviceArray) -> DeviceArray:
-        out_hw, window = _avg_window(prim, x.shape[2:])
-        out = dev.empty((*x.shape[:2], *out_hw), x.dtype)
-        dev.aclnn("AvgPool2d", _nchw(x), *window, dev.cube, _nchw(out))
-        return out
+        window, source, out_hw, counts = _avg_pool_of(dev, prim, x)
+        out = _average(dev, window, source, out_hw)
+        if counts is None:
+            return out
+        ratio = dev.empty(out.shape, out.dtype)
+        dev.aclnn("Div", out, counts, ratio)
+        return ratio
 
     return kernel
 
 
 def _avg_pool_grad(prim: Any, dev: AscendDevice) -> Any:
     def kernel(x: DeviceArray, y: DeviceArray, dout: DeviceArray) -> DeviceArray:
-        _, window = _avg_window(prim, x.shape[2:])
-        grad = dev.empty(x.shape, dout.dtype)
-        dev.aclnn("AvgPool2dBackward", _nchw(dout), _nchw(x), *window, dev.cube, _nchw(grad))
-        return grad
+        window, source, _, counts = _avg_pool_of(dev, prim, x)
+        if counts is not None:
+            scaled = dev.empty(dout.shape, dout.dtype)
+            dev.aclnn("Div", dout, counts, scaled)
+            dout = scaled
+        grad = dev.empty(source.shape, dout.dtype)
+        dev.aclnn("AvgPool2dBackward", _nchw(dout), _nchw(source), *window, dev.cube,
+                  _nchw(grad))
+        return grad if source is x else _cropped(dev, grad, _pads(prim, x.shape[2:])[1],
+                                                 x.shape[2:])
 
     return kernel
 
@@ -254,11 +309,12 @@ def _max_pool(prim: Any, dev: AscendDevice) -> Any:
 
 def _max_pool_grad(prim: Any, dev: AscendDevice) -> Any:
     def kernel(x: DeviceArray, y: DeviceArray, dout: DeviceArray) -> DeviceArray:
-        _, mask, window = _max_pool_with_mask(prim, dev, x)
-        grad = dev.empty(x.shape, dout.dtype)
-        dev.aclnn("MaxPool2dWithMaskBackward", _nchw(dout), _nchw(x), mask, *window,
+        _, mask, window, source = _max_pool_with_mask(prim, dev, x)
+        grad = dev.empty(source.shape, dout.dtype)
+        dev.aclnn("MaxPool2dWithMaskBackward", _nchw(dout), _nchw(source), mask, *window,
                   _nchw(grad))
-        return grad
+        return grad if source is x else _cropped(dev, grad, _pads(prim, x.shape[2:])[1],
+                                                 x.shape[2:])
 
     return kernel
 
@@ -294,6 +350,7 @@ KERNELS = {
     "BiasAddGrad": _bias_add_grad,
     "Conv2D": _conv2d,
     "Conv2DBackpropInput": _conv2d_backprop_input,
+    "Conv2DTranspose": _conv2d_backprop_input,
     "Conv2DBackpropFilter": _conv2d_backprop_filter,
     "AvgPool": _avg_pool,
     "AvgPoolGrad": _avg_pool_grad,
