@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from ember import Parameter, Tensor, context, nn
-from ember.dataset import NumpySlicesDataset
+from ember.dataset import GeneratorDataset, NumpySlicesDataset
 from ember.train import CheckpointConfig, Model, ModelCheckpoint
 from ember.train.serialization import load_checkpoint, save_checkpoint
 
@@ -61,10 +61,24 @@ def test_model_train_warns_once_on_a_non_finite_loss():
     assert len([w for w in caught if "not finite" in str(w.message)]) == 1
 
 
+def test_model_train_refuses_an_empty_dataset():
+    context.set_context(mode=context.PYNATIVE_MODE)
+    empty = GeneratorDataset(lambda: iter(()), column_names=["x", "y"])
+    with pytest.raises(ValueError, match="Model.train: there is no valid data"):
+        _diverging_model(lr=0.1).train(1, empty, dataset_sink_mode=False)
+
+
 def test_model_train_warns_when_an_epoch_runs_no_steps():
     context.set_context(mode=context.PYNATIVE_MODE)
+    calls = []
+
+    def rows_on_first_call_only():  # counted once for the size, then empty every epoch
+        calls.append(1)
+        return iter([(X[i], Y[i]) for i in range(4)] if len(calls) == 1 else [])
+
+    data = GeneratorDataset(rows_on_first_call_only, column_names=["x", "y"]).batch(1)
     with pytest.warns(UserWarning, match="Model.train: epoch 1 ran no steps"):
-        _diverging_model(lr=0.1).train(1, _data(X[:0]), dataset_sink_mode=False)
+        _diverging_model(lr=0.1).train(1, data, dataset_sink_mode=False)
 
 
 KILLED_SAVE = """
