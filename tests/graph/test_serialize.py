@@ -15,7 +15,7 @@ from ember import Parameter, Tensor, context, ops
 from ember.common import dtype as mstype
 from ember.graph.ir import Graph, Node, Value, flatten, unflatten
 from ember.graph.serialize import NotSerializable, cache_key, load_graph, save_graph
-from ember.ops.operations import nn_ops
+from ember.ops.operations import activation_ops, nn_ops
 from ember.ops.primitive import Primitive, run
 
 RNG = np.random.default_rng(0)
@@ -264,6 +264,19 @@ def test_loaded_graph_runs_identically(tmp_path):
     # the side effect reached the parameters each graph is bound to
     np.testing.assert_array_equal(fresh["counter"].asnumpy(), params["counter"].asnumpy())
     assert np.any(params["counter"].asnumpy() != 0)
+
+
+def test_primitives_of_every_operations_module_round_trip(tmp_path):
+    b = Builder()
+    x = b.input((2, 3))
+    y = b.op(ops.Sin(), x)  # elementwise_ops
+    dy = b.op(activation_ops.EluGrad(), y, x)  # a backward primitive, in activation_ops
+    graph = b.ret((y, dy))
+    save_graph(graph, tmp_path / "g")
+    loaded = load_graph(tmp_path / "g", {})
+    assert [type(n.prim) for n in loaded.nodes] == [type(n.prim) for n in graph.nodes]
+    data = Tensor(randn(2, 3))
+    assert_same(interpret(loaded, [data]), interpret(graph, [data]))
 
 
 # -- parameters -----------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import importlib
 import json
 import math
 import os
+import pkgutil
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.graph import control_flow
 from ember.graph.ir import Graph, Node, Value, subgraphs
+from ember.ops import operations
 from ember.ops.primitive import Primitive
 
 __all__ = ["NotSerializable", "cache_key", "load_graph", "save_graph", "write_atomic"]
@@ -40,7 +42,9 @@ __all__ = ["NotSerializable", "cache_key", "load_graph", "save_graph", "write_at
 VERSION = 1
 _MAGIC = b"EMBER-GRAPH"
 _PACKAGE = "ember.ops.operations"
-_MODULES = frozenset({"array_ops", "math_ops", "nn_ops", "optim_ops"})
+#: The modules of ``ember.ops.operations`` whose primitives a file may name: every public one.
+_MODULES = frozenset(m.name for m in pkgutil.iter_modules(operations.__path__)
+                     if not m.name.startswith("_"))
 #: Instance attributes that are caches, rebuilt on demand (``_Family._sibling``).
 _CACHES = frozenset({"_siblings"})
 _DTYPES = {t.name: t for t in mstype.all_types}
