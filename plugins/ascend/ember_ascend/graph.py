@@ -98,20 +98,31 @@ class CompiledGraph:
         return self._copies(results)
 
     def _control_flow(self, node: Node, args: list[Any]) -> tuple:
-        """Switch: the branch the index picks; WhileLoop: the body while the condition holds.
-        Each condition is read back to the host."""
-        graphs = self.subgraphs[node.id]
+        """Switch: the branch the index picks; WhileLoop: the body while the condition holds
+        (a saving loop also returns, per carry, the list of its values at the start of each
+        iteration); ReverseScan: the body over those lists' rows, last first. Each condition
+        is read back to the host."""
+        graphs, count = self.subgraphs[node.id], getattr(node.prim, "count", 0)
         if node.prim.name == "Switch":
             index = self.device.to_host(args[0]).item()
             if not isinstance(index, bool):
                 index = min(max(int(index), 0), len(graphs) - 1)
             return graphs[int(index)](*args[1:])
-        count = node.prim.count
+        if node.prim.name == "ReverseScan":
+            (body,) = graphs
+            end = count + len(node.outputs)
+            stacks, carries, outside = args[:count], tuple(args[count:end]), args[end:]
+            for j in range(len(stacks[0]) - 1, -1, -1):
+                carries = body(*(stack[j] for stack in stacks), *carries, *outside)
+            return carries
         test, body = graphs
         carries, outside = tuple(args[:count]), args[count:]
+        stacks: list[list[DeviceArray]] = [[] for _ in carries] if node.prim.save else []
         while self.device.to_host(test(*carries, *outside)[0]).item():
+            for stack, carry in zip(stacks, carries):
+                stack.append(carry)
             carries = body(*carries, *outside)
-        return carries
+        return (*carries, *stacks)
 
     def _copies(self, results: list[DeviceArray]) -> tuple[DeviceArray, ...]:
         """The outputs in fresh arrays: the planned buffers are overwritten by the next call."""

@@ -367,10 +367,12 @@ def test_the_profiler_runs_aclprof_and_waits_for_the_device(double: AclDouble,
     ('{"trace": "on"}', "profiling_options has no key 'trace'"),
 ])
 def test_bad_profiling_options_are_refused_and_change_nothing(options: str, says: str) -> None:
-    before = context.get_context("profiling_options")
+    before = [context.get_context(k) for k in ("enable_profiling", "profiling_options")]
     with pytest.raises(ValueError, match=says):
-        context.set_context(profiling_options=options)
-    assert context.get_context("profiling_options") == before
+        context.set_context(enable_profiling=True, profiling_options=options)
+    assert [context.get_context(k) for k in ("enable_profiling", "profiling_options")] == before
+    with pytest.warns(UserWarning, match=f"{says}.*no effect while enable_profiling is False"):
+        context.set_context(profiling_options=options)  # as MindSpore: unused, so accepted
 
 
 def test_enable_dump_configures_acl_init_and_is_fixed_once_started(tmp_path: Path) -> None:
