@@ -53,7 +53,7 @@ class Shards:
         self._rows = np.array([(k, r[2], r[3], r[4], r[5], r[6], r[7])
                                for k, rows in enumerate(locations) for r in rows],
                               dtype=np.int64).reshape(-1, 7)
-        self._fds: list[int] | None = None
+        self._fds: list[int] = [os.open(p, os.O_RDONLY) for p in paths]
 
     def _pick(self, columns: Any, where: str) -> list[str]:
         if columns is None:
@@ -72,8 +72,8 @@ class Shards:
         return len(self._rows)
 
     def _read(self, shard: int, page: int, start: int, end: int) -> bytes:
-        if self._fds is None:
-            self._fds = [os.open(p, os.O_RDONLY) for p in self.paths]
+        if not self._fds:
+            raise MRMOpenError(f"the MindRecord files {self.paths} are closed")
         at = self._header_size[shard] + page * self._page_size[shard]
         data = os.pread(self._fds[shard], end - start, at + start)
         if len(data) != end - start:
@@ -104,9 +104,9 @@ class Shards:
                 for c in self.columns}
 
     def close(self) -> None:
-        for fd in self._fds or []:
+        for fd in getattr(self, "_fds", []):
             os.close(fd)
-        self._fds = None
+        self._fds = []
 
     def __del__(self) -> None:
         self.close()
