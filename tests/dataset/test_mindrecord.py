@@ -18,6 +18,7 @@ from ember.mindrecord import (
     SUCCESS,
     FileReader,
     FileWriter,
+    MindPage,
     MRMDefineIndexError,
     MRMInvalidSchemaError,
     MRMOpenError,
@@ -347,3 +348,23 @@ def test_damaged_files_are_runtime_errors(tmp_path: Path) -> None:
     (tmp_path / "e.mindrecord.db").unlink()
     with pytest.raises(MRMOpenError, match=r"\.db"):
         ds.MindDataset(str(tmp_path / "e.mindrecord"))
+
+
+def test_mind_page_reads_rows_by_category(tmp_path: Path) -> None:
+    rows = [{"name": f"f{i % 3}", "label": i, "data": bytes([i])} for i in range(7)]
+    _write(tmp_path / "page.mindrecord", rows, shard_num=2, index=["name", "label"],
+           schema={"name": {"type": "string"}, "label": {"type": "int32"},
+                   "data": {"type": "bytes"}})
+    page = MindPage(str(tmp_path / "page.mindrecord1"))
+    assert page.candidate_fields == ["name", "label"]
+    page.category_field = "name"
+    info = json.loads(page.read_category_info())["categories"]
+    assert [(c["id"], c["name"], c["count"]) for c in info] == [(0, "f0", 3), (1, "f1", 2),
+                                                               (2, "f2", 2)]
+    first, second = (page.read_at_page_by_id(0, k, 2) for k in (0, 1))
+    assert len(first) == 2 and len(second) == 1
+    assert sorted(r["label"] for r in first + second) == [0, 3, 6]
+    assert [r["data"] for r in page.read_at_page_by_name("f2", 0, 5)] in (
+        [b"\x02", b"\x05"], [b"\x05", b"\x02"])
+    with pytest.raises(ValueError, match="not an index field"):
+        page.set_category_field("data")

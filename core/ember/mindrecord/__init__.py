@@ -1,7 +1,7 @@
 """MindRecord, as ``mindspore.mindrecord``: ``FileWriter`` writes rows to MindRecord shard files
 (MindSpore 1.6's on-disk format, with their SQLite ``.db`` indexes) and ``FileReader`` reads
-them back; ``ember.dataset.MindDataset`` reads them into a pipeline. ``ember.mindrecord.format``
-documents the layout."""
+them back, ``MindPage`` by category; ``ember.dataset.MindDataset`` reads them into a pipeline.
+``ember.mindrecord.format`` documents the layout."""
 
 from ember.mindrecord.exceptions import (
     MindRecordException,
@@ -17,8 +17,9 @@ from ember.mindrecord.exceptions import (
 )
 from ember.mindrecord.filereader import FileReader
 from ember.mindrecord.filewriter import FAILED, SUCCESS, FileWriter, MSRStatus
+from ember.mindrecord.mindpage import MindPage
 
 __all__ = ["FAILED", "SUCCESS", "FileReader", "FileWriter", "MRMAddSchemaError", "MRMCommitError",
            "MRMDefineIndexError", "MRMInvalidSchemaError", "MRMOpenError",
-           "MRMOpenForAppendError", "MRMValidateDataError", "MSRStatus", "MindRecordException",
-           "ParamTypeError", "ParamValueError"]
+           "MRMOpenForAppendError", "MRMValidateDataError", "MSRStatus", "MindPage",
+           "MindRecordException", "ParamTypeError", "ParamValueError"]

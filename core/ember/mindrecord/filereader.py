@@ -45,6 +45,7 @@ class Shards:
                                    "files of one dataset share one schema")
         self.columns = self._pick(columns, where)
         self.paths = paths
+        self.index_fields = [f["index_field"] for f in headers[0].get("index_fields") or []]
         self._header_size = [h["header_size"] for h in headers]
         self._page_size = [h["page_size"] for h in headers]
         locations = [read_index(p + ".db") for p in paths]
@@ -70,6 +71,14 @@ class Shards:
 
     def __len__(self) -> int:
         return len(self._rows)
+
+    def index_values(self, field: str) -> list[Any]:
+        """The value of the index field ``field`` of every row, from the .db files."""
+        return [row[8] for path in self.paths for row in read_index(path + ".db", [field])]
+
+    @property
+    def closed(self) -> bool:
+        return not self._fds
 
     def _read(self, shard: int, page: int, start: int, end: int) -> bytes:
         if not self._fds:
@@ -137,8 +146,10 @@ class FileReader:
         self._shards = Shards(file_name, columns)
 
     def get_next(self) -> Iterator[dict[str, Any]]:
-        """Each row, in file order, as a dict of field values."""
+        """Each row, in file order, as a dict of field values (none after ``close``)."""
         for index in range(len(self._shards)):
+            if self._shards.closed:
+                return
             yield self._shards.row(index)
 
     def len(self) -> int:
