@@ -212,9 +212,15 @@ def test_padded_samples_even_out_shards(tmp_path: Path) -> None:
     ).create_dict_iterator(output_numpy=True)] for k in range(2)]
     assert [len(p) for p in parts] == [4, 4]
     assert sorted(sum(parts, [])) == sorted([(-1, "pad")] + [(i, f"row-{i}-é") for i in range(7)])
-    with pytest.raises(ValueError, match="does not divide"):
-        ds.MindDataset(str(tmp_path / "p.mindrecord"), columns_list=["label", "name"],
-                       num_shards=2, shard_id=0, padded_sample=pad, num_padded=2)
+    uneven = ds.MindDataset(str(tmp_path / "p.mindrecord"), columns_list=["label", "name"],
+                            num_shards=2, shard_id=0, padded_sample=pad, num_padded=2)
+    with pytest.raises(RuntimeError, match="does not divide"):
+        uneven.get_dataset_size()
+    with pytest.raises(ValueError, match="requires columns_list"):
+        ds.MindDataset(str(tmp_path / "p.mindrecord"), padded_sample=pad, num_padded=1)
+    with pytest.raises(ValueError, match="cannot match columns_list"):
+        ds.MindDataset(str(tmp_path / "p.mindrecord"), columns_list=["label", "big"],
+                       padded_sample=pad, num_padded=1)
 
 
 def test_shuffle_modes(tmp_path: Path) -> None:

@@ -48,9 +48,9 @@ class MindDataset(MappableDataset):
     rows each epoch, ``Shuffle.FILES`` the order of the files, ``Shuffle.INFILE`` the rows
     within each file, False none. ``num_shards``/``shard_id``: shard ``k`` reads rows ``k,
     k + num_shards, ...`` of that order, ``ceil(n / num_shards)`` of them (wrapping around);
-    ``num_padded`` copies of ``padded_sample`` (a dict with every column) are added to the
-    rows first so that they split evenly. ``sampler`` replaces all of this; ``num_samples``
-    caps the rows of an epoch.
+    ``num_padded`` copies of ``padded_sample`` (a dict with every column of ``columns_list``)
+    are added after the rows, so that they split evenly (a RuntimeError when reading if not).
+    ``sampler`` replaces all of this; ``num_samples`` caps the rows of an epoch.
     """
 
     def __init__(self, dataset_files: str | list[str], columns_list: list[str] | None = None,
@@ -70,27 +70,28 @@ class MindDataset(MappableDataset):
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards,
                          shard_id)
         self._shards = Shards(dataset_files, columns_list, where=where)
-        self._padded = self._check_padding(padded_sample, num_padded, shards)
+        self._split = 1
+        self._padded = self._check_padding(padded_sample, num_padded, columns_list, shards)
 
-    def _check_padding(self, sample: Any, count: Any,
+    def _check_padding(self, sample: Any, count: Any, columns: Any,
                        shards: tuple[int, int] | None) -> tuple[Row, int]:
         where = self._where
         if sample is None and count is None:
             return (), 0
-        if sample is None or count is None:
-            raise ValueError(f"{where}: padded_sample and num_padded go together, but got "
-                             f"padded_sample={sample!r:.40}, num_padded={count!r}")
+        if sample is None:
+            raise ValueError(f"{where}: num_padded is specified but padded_sample is not.")
+        if count is None:
+            raise ValueError(f"{where}: padded_sample is specified and requires num_padded as "
+                             "well.")
+        if columns is None:
+            raise ValueError(f"{where}: padded_sample is specified and requires columns_list as "
+                             "well.")
         count = check_int(count, where, "num_padded", minimum=0)
-        if shards is None:
-            raise ValueError(f"{where}: padded_sample pads the rows for num_shards, which is "
-                             "not given")
-        if not isinstance(sample, dict) or sorted(sample) != sorted(self._shards.columns):
-            raise ValueError(f"{where}: padded_sample must be a dict with the columns "
-                             f"{self._shards.columns}, but got {sample!r:.80}")
-        total = len(self._shards) + count
-        if total % shards[0]:
-            raise ValueError(f"{where}: the {len(self._shards)} rows and num_padded {count} "
-                             f"make {total}, which num_shards {shards[0]} does not divide")
+        if not isinstance(sample, dict) or set(self._shards.columns) - set(sample):
+            raise ValueError(f"{where}: padded_sample cannot match columns_list. It must be a "
+                             f"dict with the columns {self._shards.columns}, but got "
+                             f"{sample!r:.80}")
+        self._split = shards[0] if shards is not None else 1
         return self._row(sample), count
 
     def _row(self, values: dict[str, Any]) -> Row:
@@ -101,7 +102,7 @@ class MindDataset(MappableDataset):
             if kind == "bytes":
                 row.append(np.frombuffer(bytes(value), np.uint8).copy())
             elif kind == "string":
-                row.append(np.array(value, np.str_))
+                row.append(np.array(str(value), np.str_))
             else:
                 row.append(np.asarray(value, kind))
         return tuple(row)
@@ -123,7 +124,12 @@ class MindDataset(MappableDataset):
         return list(self._shards.columns)
 
     def _length(self) -> int:
-        return len(self._shards) + self._padded[1]
+        size = len(self._shards) + self._padded[1]
+        if size % self._split:
+            raise RuntimeError(f"{self._where}: the {len(self._shards)} rows and num_padded "
+                               f"{self._padded[1]} make {size}, which num_shards {self._split} "
+                               "does not divide")
+        return size
 
     def _read(self, index: int) -> Row:
         if index >= len(self._shards):
