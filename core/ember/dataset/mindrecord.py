@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ember.dataset import config
 from ember.dataset._checks import check_int, check_shards
 from ember.dataset.engine import Row
 from ember.dataset.readers import Shuffle
@@ -19,15 +20,23 @@ from ember.mindrecord.filereader import Shards
 class _MindSampler(BuiltinSampler):
     """MindDataset's own order: rows shuffled globally, by file order (``Shuffle.FILES``), within
     each file (``Shuffle.INFILE``) or not at all (None), then shard ``shard_id`` of
-    ``num_shards`` takes every ``num_shards``-th row (a DistributedSampler without shuffle)."""
+    ``num_shards`` takes every ``num_shards``-th row (a DistributedSampler without shuffle).
+
+    Sharded, epoch ``e``'s order is drawn from ``(ds.config.get_seed() or 0, e)``, so the shards
+    of every process split one order without a seed set, as MindSpore's (which seeds them with
+    its fixed default seed)."""
 
     def __init__(self, mode: Shuffle | None, shards: tuple[int, int] | None,
                  num_samples: int | None) -> None:
         super().__init__(num_samples)
         self.mode = mode
         self.shards = shards
+        self._epochs = 0
 
     def _indices_for(self, source: Any, rng: np.random.Generator) -> np.ndarray:
+        if self.shards is not None:
+            rng = np.random.default_rng([config.get_seed() or 0, self._epochs])
+            self._epochs += 1
         order = source._order(self.mode, rng)
         if self.shards is not None:
             order = order[DistributedSampler(*self.shards, shuffle=False)._all(len(order), rng)]
@@ -43,14 +52,16 @@ class MindDataset(MappableDataset):
     ``dataset_files``: one file of a set written by ``FileWriter`` (every shard its header names
     is read) or a list of files (only those). ``columns_list`` picks and orders the columns
     (default: every field, in name order). Scalars become 0-d arrays of their type (strings
-    ``str``), ``bytes`` fields 1-D uint8 arrays (ready for ``vision.c_transforms.Decode``),
-    arrays keep their shape. ``shuffle``: True or ``Shuffle.GLOBAL`` (default) shuffles all
-    rows each epoch, ``Shuffle.FILES`` the order of the files, ``Shuffle.INFILE`` the rows
-    within each file, False none. ``num_shards``/``shard_id``: shard ``k`` reads rows ``k,
-    k + num_shards, ...`` of that order, ``ceil(n / num_shards)`` of them (wrapping around);
-    ``num_padded`` copies of ``padded_sample`` (a dict with every column of ``columns_list``)
-    are added after the rows, so that they split evenly (a RuntimeError when reading if not).
-    ``sampler`` replaces all of this; ``num_samples`` caps the rows of an epoch.
+    UTF-8 ``bytes``, as MindSpore 1.x gives them), ``bytes`` fields 1-D uint8 arrays (ready for
+    ``vision.c_transforms.Decode``), arrays keep their shape.
+
+    ``shuffle``: True or ``Shuffle.GLOBAL`` (default) shuffles all rows each epoch,
+    ``Shuffle.FILES`` the order of the files, ``Shuffle.INFILE`` the rows within each file,
+    False none. ``num_shards``/``shard_id``: shard ``k`` reads rows ``k, k + num_shards, ...``
+    of that order, ``ceil(n / num_shards)`` of them (wrapping around). ``num_padded`` copies of
+    ``padded_sample`` (a dict with every column of ``columns_list``) are added after the rows,
+    so that they split evenly (a RuntimeError when reading if not). ``sampler`` replaces all of
+    this; ``num_samples`` caps the rows of an epoch.
     """
 
     def __init__(self, dataset_files: str | list[str], columns_list: list[str] | None = None,
@@ -102,7 +113,7 @@ class MindDataset(MappableDataset):
             if kind == "bytes":
                 row.append(np.frombuffer(bytes(value), np.uint8).copy())
             elif kind == "string":
-                row.append(np.array(str(value), np.str_))
+                row.append(np.array(str(value).encode("utf-8"), np.bytes_))
             else:
                 row.append(np.asarray(value, kind))
         return tuple(row)
