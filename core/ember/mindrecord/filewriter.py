@@ -67,7 +67,7 @@ class _Shard:
     def put(self, page: dict[str, Any], data: bytes, base: int) -> tuple[int, int]:
         """Append ``data`` to ``page``; its start and end offsets within the page."""
         start = page["page_size"]
-        offset, chunk = self.pending.setdefault(page["page_id"], (base + start, bytearray()))
+        _, chunk = self.pending.setdefault(page["page_id"], (base + start, bytearray()))
         chunk += data
         page["page_size"] = start + len(data)
         return start, page["page_size"]
@@ -241,7 +241,7 @@ class FileWriter:
         blob_at = shard.put(group, blob, base + group["page_id"] * size)
         row_id = group["end_row_id"]
         group["end_row_id"] += 1
-        values = [fmt._plain(row[name]) for name in self._indexed()]
+        values = [fmt.plain(row[name]) for name in self._indexed()]
         shard.rows.append([row_id, group["page_type_id"], page["page_id"], *raw_at,
                            group["page_id"], *blob_at, *values])
 

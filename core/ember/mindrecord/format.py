@@ -92,12 +92,12 @@ def compresses(schema: dict[str, dict[str, Any]]) -> bool:
 def encode_raw(row: dict[str, Any], schema: dict[str, dict[str, Any]]) -> bytes:
     """The raw-page record of ``row``: its length and the MessagePack of its scalar fields."""
     blobs = blob_fields(schema)
-    scalars = {name: _plain(row[name]) for name in schema if name not in blobs}
+    scalars = {name: plain(row[name]) for name in schema if name not in blobs}
     data = _msgpack.pack(scalars or DUMMY_RAW)
     return _LEN.pack(len(data)) + data
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     """A NumPy scalar as the Python value MessagePack stores."""
     return value.item() if isinstance(value, np.generic) else value
 
@@ -106,32 +106,41 @@ def decode_raw(data: bytes) -> dict[str, Any]:
     return _msgpack.unpack(data)
 
 
+_SHIFTS = np.array([6, 4, 2, 0], np.uint8)  # 2-bit width codes, four to a byte, first high
+_LANES = np.arange(8)
+
+
 def _compress_int(data: bytes, itemsize: int) -> bytes:
-    values = np.frombuffer(data, f"<i{itemsize}").astype(np.int64)
-    widths = np.full(len(values), 3, np.uint8)
+    values = np.frombuffer(data, f"<i{itemsize}").astype("<i8")
+    codes = np.full(len(values), 3, np.uint8)
     for code, dtype in ((2, np.int32), (1, np.int16), (0, np.int8)):
         info = np.iinfo(dtype)
-        widths[(values >= info.min) & (values <= info.max)] = code
+        codes[(values >= info.min) & (values <= info.max)] = code
     padded = np.zeros(-(-len(values) // 4) * 4, np.uint8)
-    padded[:len(values)] = widths
-    bitmap = (padded.reshape(-1, 4) << np.array([6, 4, 2, 0], np.uint8)).sum(1).astype(np.uint8)
-    body = b"".join(int(v).to_bytes(1 << int(w), "little", signed=True)
-                    for v, w in zip(values.tolist(), widths.tolist()))
-    return struct.pack(">I", len(values)) + bitmap.tobytes() + body
+    padded[:len(values)] = codes
+    bitmap = (padded.reshape(-1, 4) << _SHIFTS).sum(1, dtype=np.uint8)
+    # each value's low 1, 2, 4 or 8 little-endian bytes (two's complement keeps its value)
+    lanes = values.view(np.uint8).reshape(-1, 8)
+    body = lanes[_LANES < (1 << codes.astype(np.int64))[:, None]]
+    return struct.pack(">I", len(values)) + bitmap.tobytes() + body.tobytes()
 
 
-def _uncompress_int(data: bytes) -> list[int]:
+def _uncompress_int(data: bytes) -> np.ndarray:
     (count,) = struct.unpack_from(">I", data)
-    bitmap = np.frombuffer(data, np.uint8, -(-count // 4), 4)
-    widths = ((bitmap[:, None] >> np.array([6, 4, 2, 0], np.uint8)) & 3).reshape(-1)[:count]
-    at, values = 4 + len(bitmap), []
-    for w in widths.tolist():
-        n = 1 << w
-        values.append(int.from_bytes(data[at:at + n], "little", signed=True))
-        at += n
-    if at != len(data):
-        raise ValueError(f"a compressed integer blob of {len(data)} bytes holds {at}")
-    return values
+    buffer = np.frombuffer(data, np.uint8)
+    bitmap = buffer[4:4 + -(-count // 4)]
+    codes = ((bitmap[:, None] >> _SHIFTS) & 3).reshape(-1)[:count]
+    sizes = 1 << codes.astype(np.int64)
+    starts = 4 + len(bitmap) + np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    if count and starts[-1] + sizes[-1] != len(buffer):
+        raise ValueError(f"a compressed integer blob of {len(buffer)} bytes holds "
+                         f"{starts[-1] + sizes[-1]}")
+    valid = _LANES < sizes[:, None]
+    lanes = np.zeros((count, 8), np.uint8)
+    lanes[valid] = buffer[(starts[:, None] + _LANES)[valid]]
+    negative = buffer[starts + sizes - 1] >= 0x80 if count else np.zeros(0, bool)
+    lanes[~valid & negative[:, None]] = 0xFF  # sign extension
+    return lanes.reshape(-1).view("<i8")
 
 
 def encode_blob(row: dict[str, Any], schema: dict[str, dict[str, Any]]) -> tuple[bytes, int]:
@@ -140,7 +149,8 @@ def encode_blob(row: dict[str, Any], schema: dict[str, dict[str, Any]]) -> tuple
     parts, saved = [], 0
     for name in fields:
         value, kind = row[name], schema[name]["type"]
-        data = bytes(value) if kind == "bytes" else np.ascontiguousarray(value).tobytes()
+        data = (bytes(value) if kind == "bytes" else
+                np.ascontiguousarray(value, np.dtype(kind).newbyteorder("<")).tobytes())
         if squeeze and kind in ("int32", "int64"):
             small = _compress_int(data, np.dtype(kind).itemsize)
             saved += len(data) - len(small)
@@ -173,7 +183,7 @@ def decode_blob(blob: bytes, schema: dict[str, dict[str, Any]]) -> dict[str, Any
             row[name] = bytes(data)
             continue
         if squeeze and kind in ("int32", "int64"):
-            array = np.array(_uncompress_int(data), dtype=kind)
+            array = _uncompress_int(data).astype(kind)
         else:
             array = np.frombuffer(data, dtype=np.dtype(kind).newbyteorder("<")).astype(kind)
         row[name] = array.reshape(schema[name]["shape"])
