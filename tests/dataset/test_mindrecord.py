@@ -339,7 +339,7 @@ def test_rows_that_do_not_match_are_left_out_with_a_warning(tmp_path: Path, capl
 def test_damaged_files_are_runtime_errors(tmp_path: Path) -> None:
     path = tmp_path / "d.mindrecord"
     _write(path, _rows(3))
-    with pytest.raises(MRMOpenError, match="does not exist"):
+    with pytest.raises(MRMOpenError, match="can not be found"):
         ds.MindDataset(str(tmp_path / "none.mindrecord"))
     blob = bytearray(path.read_bytes())
     blob[20:30] = b"#" * 10
@@ -373,3 +373,14 @@ def test_mind_page_reads_rows_by_category(tmp_path: Path) -> None:
         [b"\x02", b"\x05"], [b"\x05", b"\x02"])
     with pytest.raises(ValueError, match="not an index field"):
         page.set_category_field("data")
+
+
+def test_an_index_of_another_file_is_refused(tmp_path: Path) -> None:
+    _write(tmp_path / "one.mindrecord", _rows(2))
+    _write(tmp_path / "two.mindrecord", _rows(3))
+    (tmp_path / "one.mindrecord.db").replace(tmp_path / "two.mindrecord.db")
+    with pytest.raises(MRMOpenError, match="do not rename"):
+        FileReader(str(tmp_path / "two.mindrecord"))
+    (tmp_path / "two.mindrecord.db").write_text("not sqlite")
+    with pytest.raises(MRMOpenError, match="SHARD_NAME"):
+        ds.MindDataset(str(tmp_path / "two.mindrecord"))

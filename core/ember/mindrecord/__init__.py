@@ -8,6 +8,8 @@ from ember.mindrecord.exceptions import (
     MRMAddSchemaError,
     MRMCommitError,
     MRMDefineIndexError,
+    MRMFetchDataError,
+    MRMGetMetaError,
     MRMInvalidSchemaError,
     MRMOpenError,
     MRMOpenForAppendError,
@@ -20,6 +22,7 @@ from ember.mindrecord.filewriter import FAILED, SUCCESS, FileWriter, MSRStatus
 from ember.mindrecord.mindpage import MindPage
 
 __all__ = ["FAILED", "SUCCESS", "FileReader", "FileWriter", "MRMAddSchemaError", "MRMCommitError",
-           "MRMDefineIndexError", "MRMInvalidSchemaError", "MRMOpenError",
+           "MRMDefineIndexError", "MRMFetchDataError", "MRMGetMetaError",
+           "MRMInvalidSchemaError", "MRMOpenError",
            "MRMOpenForAppendError", "MRMValidateDataError", "MSRStatus", "MindPage",
            "MindRecordException", "ParamTypeError", "ParamValueError"]

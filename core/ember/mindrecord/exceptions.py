@@ -1,8 +1,9 @@
 """MindRecord's exceptions under MindSpore's names (``mindspore.mindrecord.common.exceptions``).
 
-Each is also the built-in error its case calls for (ValueError for a bad argument or schema,
-TypeError for a wrong type, RuntimeError for files and state), so ``except ValueError`` and
-``except MRMInvalidSchemaError`` both catch a bad schema.
+Each is also the built-in error its case calls for (ValueError for a bad argument or schema —
+MindSpore's ParamValueError also covers arguments of a wrong type —, TypeError for a row of a
+wrong type, RuntimeError for files and state), so ``except ValueError`` and
+``except MRMInvalidSchemaError`` both catch a bad schema. Messages start with MindSpore's.
 """
 
 from __future__ import annotations
@@ -72,6 +73,14 @@ class MRMCommitError(MindRecordException, RuntimeError):
     """A commit that cannot write the header or the index."""
 
 
-__all__ = ["MRMAddSchemaError", "MRMCommitError", "MRMDefineIndexError", "MRMInvalidSchemaError",
-           "MRMOpenError", "MRMOpenForAppendError", "MRMValidateDataError", "MindRecordException",
-           "ParamTypeError", "ParamValueError"]
+class MRMGetMetaError(MindRecordException, RuntimeError):
+    """Meta information (the schema) asked for before it exists."""
+
+
+class MRMFetchDataError(MindRecordException, RuntimeError):
+    """Rows asked for that the files do not hold (a category id or name of MindPage)."""
+
+
+__all__ = ["MRMAddSchemaError", "MRMCommitError", "MRMDefineIndexError", "MRMFetchDataError",
+           "MRMGetMetaError", "MRMInvalidSchemaError", "MRMOpenError", "MRMOpenForAppendError",
+           "MRMValidateDataError", "MindRecordException", "ParamTypeError", "ParamValueError"]

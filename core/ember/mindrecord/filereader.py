@@ -48,7 +48,7 @@ class Shards:
         self.index_fields = [f["index_field"] for f in headers[0].get("index_fields") or []]
         self._header_size = [h["header_size"] for h in headers]
         self._page_size = [h["page_size"] for h in headers]
-        locations = [read_index(p + ".db") for p in paths]
+        locations = [read_index(p) for p in paths]
         self.counts = [len(rows) for rows in locations]
         # per row: shard, raw page, raw start, raw end, blob page, blob start, blob end
         self._rows = np.array([(k, r[2], r[3], r[4], r[5], r[6], r[7])
@@ -74,7 +74,7 @@ class Shards:
 
     def index_values(self, field: str) -> list[Any]:
         """The value of the index field ``field`` of every row, from the .db files."""
-        return [row[8] for path in self.paths for row in read_index(path + ".db", [field])]
+        return [row[8] for path in self.paths for row in read_index(path, [field])]
 
     @property
     def closed(self) -> bool:
@@ -123,8 +123,23 @@ class Shards:
 
 def _existing(path: str, where: str) -> str:
     if not os.path.isfile(path):
-        raise MRMOpenError(f"{where}: the MindRecord file {path} does not exist")
+        raise MRMOpenError(f"Invalid file, mindrecord file: {path} can not be found. Please "
+                           "check whether the mindrecord file exists and do not rename the "
+                           f"mindrecord file. ({where})")
     return path
+
+
+def check_consumers(num_consumer: Any) -> int:
+    """``num_consumer`` of FileReader and MindPage: an int in [1, 128]."""
+    if num_consumer is None:
+        raise ParamValueError("Parameter num_consumer is None.")
+    if not isinstance(num_consumer, int) or isinstance(num_consumer, bool):
+        raise ParamValueError(f"Parameter num_consumer is not int: got "
+                              f"{type(num_consumer).__name__} {num_consumer!r}.")
+    if not 1 <= num_consumer <= 128:
+        raise ParamValueError(f"Parameter num_consumer: {num_consumer} should between 1 and "
+                              "128.")
+    return num_consumer
 
 
 class FileReader:
@@ -137,10 +152,7 @@ class FileReader:
 
     def __init__(self, file_name: str | list[str], num_consumer: int = 4,
                  columns: list[str] | None = None, operator: Any = None) -> None:
-        if not isinstance(num_consumer, int) or isinstance(num_consumer, bool):
-            raise ParamTypeError("num_consumer", "int", num_consumer)
-        if not 1 <= num_consumer <= 128:
-            raise ParamValueError(f"num_consumer must be in [1, 128], but got {num_consumer}")
+        check_consumers(num_consumer)
         if operator is not None:
             raise ParamValueError("operator (a C++ shard operator) is not supported; pass None")
         self._shards = Shards(file_name, columns)

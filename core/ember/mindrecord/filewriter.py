@@ -15,6 +15,7 @@ from ember.mindrecord.exceptions import (
     MRMAddSchemaError,
     MRMCommitError,
     MRMDefineIndexError,
+    MRMGetMetaError,
     MRMOpenError,
     MRMOpenForAppendError,
     MRMValidateDataError,
@@ -93,13 +94,17 @@ class FileWriter:
     def __init__(self, file_name: str, shard_num: int = 1, overwrite: bool = False) -> None:
         if not isinstance(file_name, str) or not file_name or file_name.endswith(("/", os.sep)):
             raise ParamValueError(f"file_name must be the path of a file, but got {file_name!r}")
+        if shard_num is None:
+            raise ParamValueError("Parameter shard_num is None.")
         if not isinstance(shard_num, int) or isinstance(shard_num, bool):
-            raise ParamTypeError("shard_num", "int", shard_num)
+            raise ParamValueError(f"Parameter shard_num's type is not int: got "
+                                  f"{type(shard_num).__name__} {shard_num!r}.")
         if not fmt.MIN_SHARD_COUNT <= shard_num <= fmt.MAX_SHARD_COUNT:
             raise ParamValueError(f"Parameter shard_num's value: {shard_num} should between "
                                   f"{fmt.MIN_SHARD_COUNT} and {fmt.MAX_SHARD_COUNT}.")
         if not isinstance(overwrite, bool):
-            raise ParamTypeError("overwrite", "bool", overwrite)
+            raise ParamValueError(f"Parameter overwrite's type is not bool: got "
+                                  f"{type(overwrite).__name__} {overwrite!r}.")
         directory = os.path.dirname(os.path.abspath(file_name))
         if not os.path.isdir(directory):
             raise ParamValueError(f"the directory {directory} of file_name does not exist")
@@ -109,8 +114,8 @@ class FileWriter:
         existing = [p for path in self._paths for p in (path, path + ".db")
                     if os.path.exists(p)]
         if existing and not overwrite:
-            raise MRMOpenError(f"MindRecord files already exist: {existing}; remove them or "
-                               "pass overwrite=True")
+            raise MRMOpenError(f"Invalid file, mindrecord files already exist. Please check file "
+                               f"path: {existing}; remove them or pass overwrite=True")
         for path in existing:
             os.remove(path)
         self._schema: dict[str, dict[str, Any]] | None = None
@@ -140,7 +145,7 @@ class FileWriter:
         if not isinstance(index_fields, list) or not index_fields:
             raise ParamTypeError("index_fields", "non-empty list", index_fields)
         if self._schema is None:
-            raise MRMDefineIndexError("call add_schema before add_index")
+            raise MRMGetMetaError("Failed to get meta info: call add_schema before add_index")
         for field in index_fields:
             if not isinstance(field, str):
                 raise ParamTypeError("index field", "str", field)
@@ -310,7 +315,7 @@ class FileWriter:
                            for page in fmt.read_header(path)["page"] or []]
             raws = [p for p in shard.pages if p["page_type"] == fmt.RAW]
             shard.raw = raws[-1] if raws else None
-            shard.rows = [list(r) for r in read_index(path + ".db", writer._index_fields)]
+            shard.rows = [list(r) for r in read_index(path, writer._index_fields)]
             writer._shards.append(shard)
         return writer
 

@@ -211,9 +211,10 @@ def read_header(path: str) -> dict[str, Any]:
                 raise MRMOpenError(f"{path} is not a MindRecord file: it has {len(head)} bytes, "
                                    "fewer than the 8 of its header length")
             (size,) = _LEN.unpack(head)
-            if not 0 < size <= MAX_HEADER_SIZE:
-                raise MRMOpenError(f"{path} is not a MindRecord file: its header length {size} "
-                                   f"is not in (0, {MAX_HEADER_SIZE}]")
+            if size > MAX_HEADER_SIZE:
+                raise MRMOpenError(f"Invalid file, the size of mindrecord file header is larger "
+                                   f"than the upper limit. {path} gives {size} bytes, more than "
+                                   f"{MAX_HEADER_SIZE}: it is not a MindRecord file")
             body = file.read(size)
     except OSError as error:
         raise MRMOpenError(f"cannot read the MindRecord file {path}: {error}") from None

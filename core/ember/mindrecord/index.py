@@ -49,17 +49,29 @@ def write_index(path: str, shard_name: str, fields: Sequence[tuple[str, str]],
 
 
 def read_index(path: str, fields: Sequence[str] = ()) -> list[tuple[Any, ...]]:
-    """The LOCATION values (and the ``fields`` values) of every row of the index ``path``, by
-    ROW_ID; MRMOpenError if it is missing or not MindRecord's index."""
-    if not os.path.isfile(path):
-        raise MRMOpenError(f"the MindRecord index {path} does not exist: every shard file needs "
-                           "its .db file beside it")
+    """The LOCATION values (and the ``fields`` values) of every row of the index of the shard
+    file ``path``, by ROW_ID; MRMOpenError if it is missing, damaged or another file's (its
+    SHARD_NAME is not the shard's name)."""
+    index = path + ".db"
+    if not os.path.isfile(index):
+        raise MRMOpenError(f"Invalid database file, path: {index}. Please check whether {index} "
+                           "exists and do not rename the mindrecord file and meta file.")
     columns = ",".join([*LOCATION, *(f"{name}_0" for name in fields)])
+    db = sqlite3.connect(f"file:{index}?mode=ro", uri=True)
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        sql = "SELECT NAME from SHARD_NAME;"
+        try:
+            names = db.execute(sql).fetchall()
+        except sqlite3.DatabaseError as error:
+            raise MRMOpenError(f"Failed to execute the sql [ {sql} ] while verifying meta file, "
+                               f"{index}: {error}") from None
+        if names != [(os.path.basename(path),)]:
+            raise MRMOpenError(f"Invalid database file, {index} indexes {names}, not "
+                               f"{os.path.basename(path)!r}: do not rename the mindrecord file "
+                               "and meta file.")
         try:
             return db.execute(f"SELECT {columns} FROM INDEXES ORDER BY ROW_ID").fetchall()
-        finally:
-            db.close()
-    except sqlite3.DatabaseError as error:
-        raise MRMOpenError(f"the MindRecord index {path} is damaged: {error}") from None
+        except sqlite3.DatabaseError as error:
+            raise MRMOpenError(f"Invalid database file {index}: {error}") from None
+    finally:
+        db.close()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ember.mindrecord.exceptions import ParamTypeError, ParamValueError
-from ember.mindrecord.filereader import Shards
+from ember.mindrecord.exceptions import MRMFetchDataError, ParamTypeError, ParamValueError
+from ember.mindrecord.filereader import Shards, check_consumers
 from ember.mindrecord.filewriter import SUCCESS, MSRStatus
 
 
@@ -20,9 +20,7 @@ class MindPage:
     """
 
     def __init__(self, file_name: str | list[str], num_consumer: int = 4) -> None:
-        if not isinstance(num_consumer, int) or not 1 <= num_consumer <= 128:
-            raise ParamValueError(f"num_consumer must be an int in [1, 128], but got "
-                                  f"{num_consumer!r}")
+        check_consumers(num_consumer)
         self._shards = Shards(file_name, where="MindPage")
         self._field: str | None = None
         self._groups: dict[str, list[int]] = {}
@@ -68,19 +66,21 @@ class MindPage:
     def read_at_page_by_id(self, category_id: int, page: int, num_row: int) -> list[dict]:
         """Rows ``page * num_row ...`` of category ``category_id``."""
         self._require_field()
-        if not isinstance(category_id, int) or not 0 <= category_id < len(self._groups):
-            raise ParamValueError(f"category_id must be an int in [0, {len(self._groups)}), but "
-                                  f"got {category_id!r}")
+        if not isinstance(category_id, int) or isinstance(category_id, bool):
+            raise ParamValueError(f"category_id must be an int, but got {category_id!r}")
+        if not 0 <= category_id < len(self._groups):
+            raise MRMFetchDataError(f"Invalid data, category_id: {category_id} must be in the "
+                                    f"range [0, {len(self._groups)}].")
         return self._page(list(self._groups.values())[category_id], page, num_row)
 
     def read_at_page_by_name(self, category_name: str, page: int, num_row: int) -> list[dict]:
         """Rows ``page * num_row ...`` of the category named ``category_name``."""
         self._require_field()
         if not isinstance(category_name, str):
-            raise ParamTypeError("category_name", "str", category_name)
+            raise ParamValueError(f"category_name must be a str, but got {category_name!r}")
         if category_name not in self._groups:
-            raise ParamValueError(f"category_name {category_name!r} is not a value of "
-                                  f"{self._field!r}")
+            raise MRMFetchDataError(f"category_name: {category_name} could not found: it is not "
+                                    f"a value of {self._field!r}.")
         return self._page(self._groups[category_name], page, num_row)
 
     def _page(self, rows: list[int], page: Any, num_row: Any) -> list[dict]:
