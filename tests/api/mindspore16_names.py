@@ -132,6 +132,10 @@ NAMES: dict[str, list[str]] = {
         "CheckpointConfig", "RunContext", "LearningRateScheduler", "SummaryLandscape",
     ],
     "ember.train.summary": ["SummaryRecord"],
+    "ember.mindrecord": [
+        "FileWriter", "FileReader", "MindPage", "SUCCESS", "FAILED", "Cifar10ToMR",
+        "Cifar100ToMR", "CsvToMR", "ImageNetToMR", "MnistToMR", "TFRecordToMR",
+    ],
 }
 
 #: Names ember leaves out, with the reason; "pending primitives" are waiting for primitives
@@ -176,8 +180,11 @@ _exclude("pipeline/model parallelism, device queues and multi-device normalizati
          "ember.train.merge_sliced_parameter", "ember.train.load_distributed_checkpoint",
          "ember.parallel", "ember.set_fl_context",
          "ember.get_fl_context")
-_exclude("MindRecord files and mindspore.numpy: separate sub-packages outside this issue",
-         "ember.mindrecord", "ember.numpy")
+_exclude("mindspore.numpy: a separate sub-package outside this issue", "ember.numpy")
+_exclude("MindRecord converters of other formats (CIFAR, CSV, ImageNet, MNIST, TFRecord): not "
+         "built in this round; FileWriter writes any rows",
+         *(f"ember.mindrecord.{n}" for n in ("Cifar10ToMR", "Cifar100ToMR", "CsvToMR",
+                                              "ImageNetToMR", "MnistToMR", "TFRecordToMR")))
 _exclude("dataset sinking helpers of Ascend/GPU device queues",
          "ember.DatasetHelper", "ember.connect_network_with_dataset",
          "ember.train.DatasetHelper", "ember.train.connect_network_with_dataset",

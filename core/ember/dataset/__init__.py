@@ -3,7 +3,8 @@
 ``import ember.dataset as ds``; ``ds.NumpySlicesDataset(...)`` or ``ds.GeneratorDataset(...)``,
 then ``shuffle``, ``map``, ``batch``, ``repeat``, ... and ``create_tuple_iterator()`` or
 ``create_dict_iterator()`` to read rows as ember Tensors. ``ImageFolderDataset`` reads images
-stored one folder per class; ``ember.dataset.vision``, ``.transforms`` and ``.text`` hold the
+stored one folder per class, ``MindDataset`` MindRecord files (``ember.mindrecord``);
+``ember.dataset.vision``, ``.transforms`` and ``.text`` hold the
 transforms ``map`` applies.
 """
 
@@ -28,6 +29,7 @@ from ember.dataset.engine import (
 )
 from ember.dataset.engine import zip_datasets as zip  # noqa: A004 (MindSpore's name)
 from ember.dataset.folder import ImageFolderDataset
+from ember.dataset.mindrecord import MindDataset
 from ember.dataset.readers import (
     Cifar10Dataset,
     Cifar100Dataset,
@@ -52,7 +54,7 @@ __all__ = [
     "NumpySlicesDataset", "ProjectDataset", "RenameDataset", "RepeatDataset", "ShuffleDataset",
     "SkipDataset", "TakeDataset", "TupleIterator", "config",
     "CSVDataset", "Cifar100Dataset", "Cifar10Dataset", "DistributedSampler", "ImageFolderDataset",
-    "MappableDataset",
+    "MappableDataset", "MindDataset",
     "MnistDataset", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler", "Shuffle",
     "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler",
     "BucketBatchByLengthDataset", "ConcatDataset", "FilterDataset", "ZipDataset", "zip",

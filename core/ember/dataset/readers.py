@@ -178,10 +178,11 @@ class Cifar100Dataset(Cifar10Dataset):
 
 class Shuffle(str, enum.Enum):
     """How a file reader shuffles: ``GLOBAL`` the files and the rows, ``FILES`` only the order of
-    the files."""
+    the files, ``INFILE`` only the rows within each file (MindDataset)."""
 
     GLOBAL = "global"
     FILES = "file"
+    INFILE = "infile"
 
 
 class CSVDataset(Dataset):
@@ -218,7 +219,7 @@ class CSVDataset(Dataset):
                              f"or a line break, but got {field_delim!r}")
         if shuffle is True:
             shuffle = Shuffle.GLOBAL
-        if shuffle is not False and not isinstance(shuffle, Shuffle):
+        if shuffle is not False and shuffle not in (Shuffle.GLOBAL, Shuffle.FILES):
             raise ValueError(f"{where}: shuffle must be a bool, Shuffle.GLOBAL or Shuffle.FILES, "
                              f"but got {shuffle!r}")
         self._shuffle = shuffle
