@@ -205,6 +205,7 @@ ACLNN: dict[str, tuple[str, ...]] = {
     "NLLLoss": ("T", "T", "T", "i64", "i64", "T", "T"),
     "NLLLossBackward": ("T", "T", "T", "T", "i64", "i64", "T", "T"),
     "Flip": ("T", "IA", "T"),
+    "Arange": ("S", "S", "S", "T"),
     "ProdDim": ("T", "i64", "b", "dt", "T"),
     "Cumsum": ("T", "i64", "dt", "T"),
     "Cumprod": ("T", "S", "dt", "T"),

@@ -1180,6 +1180,13 @@ def _multinomial(x, n, replacement, seed, offset) -> tuple:
     return (np.asarray(out, np.int64).reshape(x.shape[:-1] + (n,)),)
 
 
+def _arange(start, end, step) -> tuple:
+    """[start, end) in steps of step (which must lead from start to end), in start's dtype."""
+    _require(step != 0 and (end - start) * step > 0, "aclnnArangeGetWorkspaceSize", 161002,
+             f"step {step} does not lead from {start} to {end}")
+    return (np.arange(start.item(), end.item(), step.item()).astype(start.dtype),)
+
+
 def _pos_mod(dims: tuple, ndim: int) -> tuple:
     return tuple(d % ndim for d in dims)
 
@@ -1328,6 +1335,7 @@ OPS: dict[str, Op] = {
     "LayerNormBackward": Op(_layer_norm_backward, (8, 9, 10), workspace=1024),
     "BatchNorm": Op(_batch_norm, (3, 4, 8, 9, 10), (3, 4), workspace=1024),
     "BatchNormBackward": Op(_batch_norm_backward, (10, 11, 12), workspace=1024),
+    "Arange": Op(_arange, (3,)),
     "InplaceUniform": Op(_uniform, (0,), (0,)),
     "InplaceNormal": Op(_normal, (0,), (0,)),
     "InplaceBernoulli": Op(_bernoulli, (0,), (0,)),

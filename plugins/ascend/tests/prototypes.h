@@ -479,3 +479,6 @@ aclnnStatus aclnnAvgPool3d(void *workspace, uint64_t workspaceSize, aclOpExecuto
 /* ops-nn:pooling/avg_pool3_d_grad/docs/aclnnAvgPool3dBackward.md */
 aclnnStatus aclnnAvgPool3dBackwardGetWorkspaceSize(const aclTensor *gradOutput, const aclTensor *self, const aclIntArray *kernelSize, const aclIntArray *stride, const aclIntArray *padding, bool ceilMode, bool countIncludePad, int64_t divisorOverride, aclTensor *output, uint64_t *workspaceSize, aclOpExecutor **executor);
 aclnnStatus aclnnAvgPool3dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+/* ops-math:math/range/docs/aclnnArange.md */
+aclnnStatus aclnnArangeGetWorkspaceSize(const aclScalar *start, const aclScalar *end, const aclScalar *step, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnArange(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
