@@ -187,6 +187,7 @@ ACLNN: dict[str, tuple[str, ...]] = {
     "OneHot": ("T", "i32", "T", "T", "i64", "T"),
     "Matmul": ("T", "T", "T", "i8"),
     "BatchMatMul": ("T", "T", "T", "i8"),
+    "Inverse": ("T", "T"),
     "Convolution": ("T", "T", "T", "IA", "IA", "IA", "b", "IA", "i64", "T", "i8"),
     "ConvolutionBackward": ("T", "T", "T", "IA", "IA", "IA", "IA", "b", "IA", "i32", "BA", "i8",
                           "T", "T", "T"),

@@ -1180,6 +1180,14 @@ def _multinomial(x, n, replacement, seed, offset) -> tuple:
     return (np.asarray(out, np.int64).reshape(x.shape[:-1] + (n,)),)
 
 
+def _inverse_shape(x) -> tuple:
+    """The square matrices' shape (the values must be invertible only when it runs)."""
+    _require(x.ndim >= 2 and x.shape[-1] == x.shape[-2] and x.size > 0,
+             "aclnnInverseGetWorkspaceSize", 161002,
+             f"self must hold square matrices and no empty tensor, got {list(x.shape)}")
+    return (x,)
+
+
 def _arange(start, end, step) -> tuple:
     """[start, end) in steps of step (which must lead from start to end), in start's dtype."""
     _require(step != 0 and (end - start) * step > 0, "aclnnArangeGetWorkspaceSize", 161002,
@@ -1336,6 +1344,8 @@ OPS: dict[str, Op] = {
     "BatchNorm": Op(_batch_norm, (3, 4, 8, 9, 10), (3, 4), workspace=1024),
     "BatchNormBackward": Op(_batch_norm_backward, (10, 11, 12), workspace=1024),
     "Arange": Op(_arange, (3,)),
+    "Inverse": Op(lambda x: (np.linalg.inv(x).astype(x.dtype),), (1,), workspace=1024,
+                  infer=_inverse_shape),
     "InplaceUniform": Op(_uniform, (0,), (0,)),
     "InplaceNormal": Op(_normal, (0,), (0,)),
     "InplaceBernoulli": Op(_bernoulli, (0,), (0,)),

@@ -482,3 +482,6 @@ aclnnStatus aclnnAvgPool3dBackward(void *workspace, uint64_t workspaceSize, aclO
 /* ops-math:math/range/docs/aclnnArange.md */
 aclnnStatus aclnnArangeGetWorkspaceSize(const aclScalar *start, const aclScalar *end, const aclScalar *step, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
 aclnnStatus aclnnArange(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+/* ops-nn:index/matrix_inverse/docs/aclnnInverse.md */
+aclnnStatus aclnnInverseGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnInverse(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
