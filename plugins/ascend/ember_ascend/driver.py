@@ -207,6 +207,8 @@ ACLNN: dict[str, tuple[str, ...]] = {
     "NLLLossBackward": ("T", "T", "T", "T", "i64", "i64", "T", "T"),
     "Flip": ("T", "IA", "T"),
     "Arange": ("S", "S", "S", "T"),
+    "MaskedSelect": ("T", "T", "T"),
+    "InplaceMaskedScatter": ("T", "T", "T"),
     "ProdDim": ("T", "i64", "b", "dt", "T"),
     "Cumsum": ("T", "i64", "dt", "T"),
     "Cumprod": ("T", "S", "dt", "T"),

@@ -1188,6 +1188,35 @@ def _inverse_shape(x) -> tuple:
     return (x,)
 
 
+def _mask(call: str, mask: np.ndarray, shape: tuple) -> np.ndarray:
+    """A BOOL (or UINT8 of 0 and 1) mask broadcast to ``shape``."""
+    _require(mask.dtype == np.bool_ or (mask.dtype == np.uint8 and mask.max(initial=0) <= 1),
+             call, 161002, f"mask of {mask.dtype}: BOOL or UINT8 of 0 and 1")
+    return np.broadcast_to(mask, shape).astype(bool)
+
+
+def _masked_select(x, mask) -> tuple:
+    """The selected elements first in a 1-d output of the broadcast size (the rest zeros
+    here; what a device leaves there is not known)."""
+    shape = np.broadcast_shapes(x.shape, mask.shape)
+    chosen = np.broadcast_to(x, shape)[_mask("aclnnMaskedSelect", mask, shape)]
+    out = np.zeros(int(np.prod(shape, dtype=np.int64)), x.dtype)
+    out[:chosen.size] = chosen
+    return (out,)
+
+
+def _masked_scatter(x, mask, source) -> tuple:
+    """source's elements, in order, at the True positions of mask (broadcast to x)."""
+    call = "aclnnInplaceMaskedScatter"
+    _require(source.dtype == x.dtype, call, 161002, f"source of {source.dtype}, self {x.dtype}")
+    where = _mask(call, mask, x.shape)
+    if where.sum() > source.size:
+        raise ValueError(f"{where.sum()} True elements, {source.size} in source")
+    out = x.copy()
+    out[where] = source.reshape(-1)[:where.sum()]
+    return (out,)
+
+
 def _arange(start, end, step) -> tuple:
     """[start, end) in steps of step (which must lead from start to end), in start's dtype."""
     _require(step != 0 and (end - start) * step > 0, "aclnnArangeGetWorkspaceSize", 161002,
@@ -1344,6 +1373,8 @@ OPS: dict[str, Op] = {
     "BatchNorm": Op(_batch_norm, (3, 4, 8, 9, 10), (3, 4), workspace=1024),
     "BatchNormBackward": Op(_batch_norm_backward, (10, 11, 12), workspace=1024),
     "Arange": Op(_arange, (3,)),
+    "MaskedSelect": Op(_masked_select, (2,), workspace=1024),
+    "InplaceMaskedScatter": Op(_masked_scatter, (0,), (0,)),
     "Inverse": Op(lambda x: (np.linalg.inv(x).astype(x.dtype),), (1,), workspace=1024,
                   infer=_inverse_shape),
     "InplaceUniform": Op(_uniform, (0,), (0,)),

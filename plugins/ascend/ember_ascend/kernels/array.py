@@ -1,5 +1,5 @@
 """Shapes and layouts: copies on the stream, aclnnPermute/Expand/Repeat/Cat/Stack/OneHot/Flip,
-gathers, slices as strided views copied by aclnnInplaceCopy, and Range (aclnnArange)."""
+gathers, and slices as strided views copied by aclnnInplaceCopy."""
 
 from __future__ import annotations
 
@@ -354,19 +354,6 @@ def _dynamic_shape(prim: Any, dev: AscendDevice) -> Any:
     return lambda x: dev.from_host(np.array(x.shape, np.int32))
 
 
-def _range(prim: Any, dev: AscendDevice) -> Any:
-    """aclnnArange of start, limit and delta read back to the host (the output's length
-    depends on them), as NumPy's arange counts: ceil((limit - start) / delta)."""
-    def kernel(start: DeviceArray, limit: DeviceArray, delta: DeviceArray) -> DeviceArray:
-        first, last, step = (dev.to_host(v).item() for v in (start, limit, delta))
-        out = dev.empty((max(int(np.ceil((last - first) / step)), 0),), start.dtype)
-        if out.size:
-            dev.aclnn("Arange", *(Scalar(v, start.dtype) for v in (first, last, step)), out)
-        return out
-
-    return kernel
-
-
 def _split(prim: Any, dev: AscendDevice) -> Any:
     axis, count = prim.axis, prim.output_num
 
@@ -433,7 +420,6 @@ KERNELS = {
     "Meshgrid": _meshgrid,
     "Eye": _eye,
     "DynamicShape": _dynamic_shape,
-    "Range": _range,
     "SpaceToDepth": _space_to_depth,
     "DepthToSpace": _depth_to_space,
     "SpaceToBatchND": _space_to_batch,
