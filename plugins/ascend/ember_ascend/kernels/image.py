@@ -1,6 +1,8 @@
-"""Bounding-box primitives (IOU, BoundingBoxEncode, BoundingBoxDecode, CheckValid) composed
-of elementwise aclnn operators over strided views of the boxes' columns; boxes are
-(x1, y1, x2, y2) with pixel-inclusive sizes (x2 - x1 + 1), as MindSpore's.
+"""Image primitives: nearest-neighbour resizing as gathers along H and W (aclnnGatherV2, its
+gradient aclnnIndexAdd) at source positions fixed by the shapes, and bounding-box primitives
+(IOU, BoundingBoxEncode, BoundingBoxDecode, CheckValid) composed of elementwise aclnn
+operators over strided views of the boxes' columns; boxes are (x1, y1, x2, y2) with
+pixel-inclusive sizes (x2 - x1 + 1), as MindSpore's.
 """
 
 from __future__ import annotations
@@ -9,8 +11,44 @@ from typing import Any
 
 import numpy as np
 
+from ember.ops.operations.image_ops import nearest_sources
 from ember_ascend.device import AscendDevice, DeviceArray, Scalar, TensorList, View
 from ember_ascend.kernels.common import Arithmetic, cast
+
+
+def _resize_nearest(prim: Any, dev: AscendDevice) -> Any:
+    (height, width), align = prim.size, prim.align_corners
+
+    def kernel(x: DeviceArray) -> DeviceArray:
+        for axis, size in ((2, height), (3, width)):
+            shape = tuple(size if i == axis else d for i, d in enumerate(x.shape))
+            out = dev.empty(shape, x.dtype)
+            if out.size:
+                sources = nearest_sources(x.shape[axis], size, align)
+                dev.aclnn("GatherV2", x, axis, dev.constant(sources, np.int64), out)
+            x = out
+        return x
+
+    return kernel
+
+
+def _resize_nearest_grad(prim: Any, dev: AscendDevice) -> Any:
+    """Each gradient added at its source position, along W then H (aclnnIndexAdd)."""
+    align = prim.align_corners
+
+    def kernel(grads: DeviceArray, size: tuple[int, int]) -> DeviceArray:
+        for axis in (3, 2):
+            n = size[axis - 2]
+            out = dev.zero(dev.empty(tuple(n if i == axis else d
+                                           for i, d in enumerate(grads.shape)), grads.dtype))
+            if grads.size:
+                sources = nearest_sources(n, grads.shape[axis], align)
+                dev.aclnn("IndexAdd", out, axis, dev.constant(sources, np.int64), grads,
+                          Scalar(1, grads.dtype), out)
+            grads = out
+        return grads
+
+    return kernel
 
 
 def _column(boxes: DeviceArray, i: int, shape: tuple[int, ...] | None = None,
@@ -139,6 +177,8 @@ def _check_valid(prim: Any, dev: AscendDevice) -> Any:
 
 
 KERNELS = {
+    "ResizeNearestNeighbor": _resize_nearest,
+    "ResizeNearestNeighborGrad": _resize_nearest_grad,
     "IOU": _iou,
     "BoundingBoxEncode": _encode,
     "BoundingBoxDecode": _decode,
