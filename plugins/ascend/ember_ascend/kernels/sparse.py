@@ -13,16 +13,13 @@ import numpy as np
 from ember_ascend.device import (
     AscendDevice,
     DeviceArray,
-    DType,
-    IntArray,
     Scalar,
     TensorList,
     View,
-    contiguous_strides,
     transposed,
     view,
 )
-from ember_ascend.kernels.scatter import columns
+from ember_ascend.kernels.scatter import columns, reduce_slots
 
 
 def _op(dev: AscendDevice, op: str, shape: tuple[int, ...], dtype: Any, *args: Any) -> Any:
@@ -102,56 +99,23 @@ def _unsorted_segment_sum(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-def _unsorted_segment(reduce: Any, identity: Any) -> Any:
-    """UnsortedSegmentMax/Min/Prod: the rows selected for each segment, the others replaced by
-    ``identity(dtype)``, in a (segments, rows, ...) array reduced over its rows by
-    ``reduce(dev, chosen, out)``: ids naming no segment drop out, an empty segment holds the
-    identity."""
+def _unsorted_segment(reduce: str) -> Any:
+    """UnsortedSegmentMax/Min/Prod: each segment's rows reduced (ids naming no segment drop
+    out, an empty segment holds the reduction's identity)."""
     def factory(prim: Any, dev: AscendDevice) -> Any:
         def kernel(x: DeviceArray, segment_ids: DeviceArray, num_segments: int) -> DeviceArray:
-            count, rest = segment_ids.size, x.shape[segment_ids.ndim:]
-            out, fill = dev.empty((num_segments, *rest), x.dtype), identity(x.dtype)
-            if not (count and out.size):
-                if out.size:
-                    dev.aclnn("InplaceFillScalar", out, Scalar(fill.item(), x.dtype))
-                return out
-            segments = dev.constant(np.arange(num_segments).reshape(-1, 1), segment_ids.dtype)
-            member = _op(dev, "EqTensor", (num_segments, count), np.bool_, segments,
-                         View(segment_ids, (1, count), (0, 1)))
-            extra = (1,) * len(rest)
-            shape = (num_segments, count, *rest)
-            chosen = _op(dev, "SWhere", shape, x.dtype,
-                         View(member, (num_segments, count, *extra), (count, 1, *(0,) * len(rest))),
-                         View(x, (1, count, *rest), (0, *contiguous_strides((count, *rest)))),
-                         dev.constant(fill, x.dtype))
-            reduce(dev, chosen, out)
-            return out
+            return reduce_slots(dev, reduce, segment_ids, x,
+                                (num_segments, *x.shape[segment_ids.ndim:]))
 
         return kernel
 
     return factory
 
 
-def _extreme(op: str) -> Any:
-    return lambda dev, chosen, out: dev.aclnn(op, chosen, IntArray((1,)), False, out)
-
-
-def _lowest(dtype: np.dtype) -> Any:
-    return (np.finfo if dtype.kind == "f" else np.iinfo)(dtype).min
-
-
-def _highest(dtype: np.dtype) -> Any:
-    return (np.finfo if dtype.kind == "f" else np.iinfo)(dtype).max
-
-
 KERNELS = {
-    "UnsortedSegmentMax": _unsorted_segment(_extreme("Amax"), lambda dt: np.asarray(
-        _lowest(dt), dt)),
-    "UnsortedSegmentMin": _unsorted_segment(_extreme("Amin"), lambda dt: np.asarray(
-        _highest(dt), dt)),
-    "UnsortedSegmentProd": _unsorted_segment(
-        lambda dev, chosen, out: dev.aclnn("ProdDim", chosen, 1, False, DType(out.dtype), out),
-        lambda dt: np.asarray(1, dt)),
+    "UnsortedSegmentMax": _unsorted_segment("Amax"),
+    "UnsortedSegmentMin": _unsorted_segment("Amin"),
+    "UnsortedSegmentProd": _unsorted_segment("ProdDim"),
     "SparseToDense": _sparse_to_dense,
     "SparseTensorDenseMatmul": _sparse_tensor_dense_matmul,
     "EmbeddingLookup": _embedding_lookup,
