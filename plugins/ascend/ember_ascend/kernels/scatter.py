@@ -144,6 +144,29 @@ def _tensor_scatter(kind: str) -> Any:
     return factory
 
 
+def _update_cache(prim: Any, dev: AscendDevice) -> Any:
+    """Rows of the Parameter replaced by the last update aimed at them, indices outside
+    [0, max_num) skipped: each row's last update number (:func:`reduce_slots` with aclnnAmax
+    of the numbers 0, 1, ...) picks the row gathered where there is one."""
+    def kernel(x: DeviceArray, indices: DeviceArray, updates: DeviceArray,
+               max_num: int) -> DeviceArray:
+        rows, count = min(x.shape[0], max_num), indices.size
+        if rows > 0 and count and x.size:
+            last = reduce_slots(dev, "Amax", indices, dev.constant(np.arange(count), np.int64),
+                                (rows,))
+            a, rest = Arithmetic(dev, np.int64), x.shape[1:]
+            picked = dev.empty((rows, *rest), x.dtype)
+            dev.aclnn("GatherV2", View(updates, (count, *rest), contiguous_strides((count, *rest))),
+                      0, a.op("Maximum", last, 0), picked)
+            kept = View(x, (rows, *rest), contiguous_strides((rows, *rest)))
+            aimed = View(a.compare("GeTensor", last, 0), (rows, *(1,) * len(rest)),
+                         (1, *(0,) * len(rest)))
+            dev.aclnn("InplaceCopy", kept, Arithmetic(dev, x.dtype).where(aimed, picked, kept))
+        return dev.zero(dev.empty((1,), x.dtype))
+
+    return kernel
+
+
 def _scatter_nd(prim: Any, dev: AscendDevice) -> Any:
     def kernel(indices: DeviceArray, updates: DeviceArray, shape: Any) -> DeviceArray:
         out = dev.zero(dev.empty(tuple(shape), updates.dtype))
@@ -158,4 +181,5 @@ KERNELS = {
     **{f"TensorScatter{kind}": _tensor_scatter(kind) for kind in
        ("Update", "Add", "Sub", "Max", "Min")},
     "ScatterNd": _scatter_nd,
+    "UpdateCache": _update_cache,
 }
