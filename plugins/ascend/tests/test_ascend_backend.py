@@ -227,6 +227,15 @@ def test_a_graph_that_draws_runs_node_by_node_and_draws_anew_each_call(
     assert np.array_equal(draw().asnumpy(), again)
 
 
+def test_gamma_and_poisson_refuse_parameters_numpy_refuses() -> None:
+    """Their rounds of draws would never accept an element of alpha <= 0."""
+    one = Tensor(np.float32(1))
+    with pytest.raises(RuntimeError, match="alpha must be positive"):
+        P.Gamma()((3, 2), Tensor(np.array([1.0, -1.0], np.float32)), one).asnumpy()
+    with pytest.raises(RuntimeError, match="mean must be non-negative"):
+        P.Poisson()((4,), Tensor(np.array([-2.0], np.float32))).asnumpy()
+
+
 class LoopedRnn(nn.Cell):
     """A while loop on a tensor with a branch inside, updating a Parameter (Assign)."""
 

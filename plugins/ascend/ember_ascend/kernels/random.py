@@ -1,7 +1,8 @@
 """Random primitives and Dropout on aclnn's Philox operators (aclnnInplaceUniform,
 aclnnInplaceNormal, aclnnInplaceBernoulli, aclnnMultinomial), each call at its own (seed,
-offset) of the primitive's stream; StandardLaplace, RandomCategorical and RandomChoiceWithMask
-are composed of them.
+offset) of the primitive's stream; StandardLaplace, RandomCategorical, RandomChoiceWithMask,
+Gamma and Poisson are composed of them (the last two in rounds until every element is drawn,
+each round's pending mask read back to the host).
 
 A recorded operator would repeat its seed and offset, so a graph holding one of these kernels
 (marked ``draws``) runs node by node and draws anew on each call.
@@ -15,7 +16,14 @@ from typing import Any
 import numpy as np
 
 from ember.common import seed as _seed
-from ember_ascend.device import AscendDevice, DeviceArray, Scalar, View, contiguous_strides
+from ember_ascend.device import (
+    AscendDevice,
+    DeviceArray,
+    IntArray,
+    Scalar,
+    View,
+    contiguous_strides,
+)
 from ember_ascend.kernels.common import Arithmetic, cast
 from ember_ascend.kernels.elementwise import _dropout_grad
 
@@ -95,6 +103,105 @@ def _uniform_int(prim: Any, dev: AscendDevice, stream: _Stream, shape: tuple,
     return _uniform(dev, stream, shape, np.int32, low, high)
 
 
+def _broadcast(dev: AscendDevice, x: DeviceArray, shape: tuple[int, ...]) -> DeviceArray:
+    """``x`` in float32, expanded to ``shape`` (aclnnExpand)."""
+    out = dev.empty(shape, np.float32)
+    dev.aclnn("Expand", cast(dev, x, np.float32), IntArray(shape), out)
+    return out
+
+
+def _any(dev: AscendDevice, mask: DeviceArray) -> bool:
+    """Whether any element of ``mask`` is True (aclnnAny, read back to the host)."""
+    flag = dev.empty((), np.bool_)
+    dev.aclnn("Any", mask, IntArray(tuple(range(mask.ndim))), False, flag)
+    return bool(dev.to_host(flag).item())
+
+
+def _until_all(dev: AscendDevice, pending: DeviceArray, step: Callable[[], DeviceArray]) -> None:
+    """Rounds of ``step`` (which returns the new pending mask) while any element is pending."""
+    while _any(dev, pending):
+        pending = step()
+
+
+def _refuse(dev: AscendDevice, a: Arithmetic, op: str, name: str, values: DeviceArray) -> None:
+    """ValueError where any of ``values`` is not positive (``op`` "LeTensor") or negative
+    ("LtTensor"), as NumPy's samplers refuse them."""
+    if _any(dev, a.compare(op, values, 0)):
+        what = "positive" if op == "LeTensor" else "non-negative"
+        raise ValueError(f"{name} must be {what}")
+
+
+def _gamma(prim: Any, dev: AscendDevice, stream: _Stream, shape: tuple, alpha: DeviceArray,
+           beta: DeviceArray) -> Any:
+    """Marsaglia and Tsang's method: rounds of a normal and a uniform draw for the elements
+    not yet accepted, until none is left; below alpha 1, Gamma(alpha + 1) * u^(1 / alpha);
+    over the rate beta."""
+    size = np.broadcast_shapes(tuple(shape), alpha.shape, beta.shape)
+    out = dev.empty(size, np.float32)
+    if not out.size:
+        return out
+    a = Arithmetic(dev, np.float32)
+    alpha, beta = _broadcast(dev, alpha, size), _broadcast(dev, beta, size)
+    _refuse(dev, a, "LeTensor", "Gamma: alpha", alpha)
+    _refuse(dev, a, "LeTensor", "Gamma: beta", beta)
+    small = a.compare("LtTensor", alpha, 1)
+    d = a.add(a.where(small, a.add(alpha, 1), alpha), -1 / 3)
+    c = a.op("Rsqrt", a.mul(d, 9))
+    state = {"result": dev.zero(out), "pending": a.compare("GtTensor", alpha, 0)}
+    tiny = float(np.finfo(np.float32).tiny)
+
+    def step() -> DeviceArray:
+        x = _fill(dev, stream, "InplaceNormal", size, np.float32, 0.0, 1.0, per_element=2)
+        u = _uniform(dev, stream, size, np.float32, tiny)
+        t = a.add(a.mul(c, x), 1)
+        v = a.mul(a.mul(t, t), t)
+        bound = a.add(a.sub(a.add(a.mul(a.mul(x, x), 0.5), d), a.mul(d, v)),
+                      a.mul(d, a.op("Log", v)))
+        accepted = a.op("LogicalAnd", a.positive(v), a.compare("LtTensor", a.op("Log", u), bound),
+                        out_dtype=np.bool_)
+        take = a.op("LogicalAnd", state["pending"], accepted, out_dtype=np.bool_)
+        state["result"] = a.where(take, a.mul(d, v), state["result"])
+        state["pending"] = a.op("LogicalAnd", state["pending"], a.op("LogicalNot", take,
+                                                                     out_dtype=np.bool_),
+                                out_dtype=np.bool_)
+        return state["pending"]
+
+    _until_all(dev, state["pending"], step)
+    u = _uniform(dev, stream, size, np.float32, tiny)
+    boost = a.op("PowTensorTensor", u, a.div(1, alpha))
+    result = a.where(small, a.mul(state["result"], boost), state["result"])
+    return a.div(result, beta)
+
+
+def _poisson(prim: Any, dev: AscendDevice, stream: _Stream, shape: tuple,
+             mean: DeviceArray) -> Any:
+    """The number of arrivals before time 1 of exponential gaps of mean 1 / mean: rounds of a
+    uniform draw for the elements still counting, until none is left (about mean + 1
+    rounds)."""
+    size = np.broadcast_shapes(tuple(shape), mean.shape)
+    count = dev.zero(dev.empty(size, np.float32))
+    if not count.size:
+        return cast(dev, count, np.int32)
+    a = Arithmetic(dev, np.float32)
+    rate = _broadcast(dev, mean, size)
+    _refuse(dev, a, "LtTensor", "Poisson: mean", rate)
+    state = {"time": dev.zero(dev.empty(size, np.float32)), "count": count,
+             "pending": a.positive(rate)}
+    tiny = float(np.finfo(np.float32).tiny)
+
+    def step() -> DeviceArray:
+        gap = a.div(a.op("Neg", a.op("Log", _uniform(dev, stream, size, np.float32, tiny))), rate)
+        state["time"] = a.add(state["time"], gap)
+        arrived = a.op("LogicalAnd", state["pending"], a.compare("LtTensor", state["time"], 1),
+                       out_dtype=np.bool_)
+        state["count"] = a.add(state["count"], cast(dev, arrived, np.float32))
+        state["pending"] = arrived
+        return arrived
+
+    _until_all(dev, state["pending"], step)
+    return cast(dev, state["count"], np.int32)
+
+
 def _dropout(prim: Any, dev: AscendDevice, stream: _Stream, x: DeviceArray) -> Any:
     """The mask: 1 with probability keep_prob (aclnnInplaceBernoulli) in x's dtype; the output
     x * mask / keep_prob (DropoutGrad's formula)."""
@@ -167,6 +274,8 @@ KERNELS = {
     "UniformReal": _drawing(lambda prim, dev, stream, shape: _uniform(dev, stream, shape,
                                                                       np.float32)),
     "UniformInt": _drawing(_uniform_int),
+    "Gamma": _drawing(_gamma),
+    "Poisson": _drawing(_poisson),
     "Multinomial": _drawing(_multinomial),
     "RandomCategorical": _categorical,
     "RandomChoiceWithMask": _drawing(_choice_with_mask),
