@@ -43,7 +43,7 @@ ACL_SUCCESS = 0
 DTYPES = {"float32": 0, "float16": 1, "int8": 2, "int32": 3, "uint8": 4, "int16": 6,
           "uint16": 7, "uint32": 8, "int64": 9, "uint64": 10, "float64": 11, "bool": 12}
 NUMPY_DTYPES = {code: np.dtype(name) for name, code in DTYPES.items()}
-FORMAT_NCHW, FORMAT_ND, FORMAT_UNDEFINED = 0, 2, -1
+FORMAT_NCHW, FORMAT_ND, FORMAT_NCDHW, FORMAT_UNDEFINED = 0, 2, 30, -1
 H2H, H2D, D2H, D2D = 0, 1, 2, 3
 HUGE_FIRST, HUGE_ONLY, NORMAL_ONLY = 0, 1, 2
 HBM_MEM = 1
@@ -131,8 +131,8 @@ PROFILER: dict[str, tuple[Any, list[Any]]] = {
 
 #: aclnn operators: the arguments of ``aclnn<Op>GetWorkspaceSize`` before (workspaceSize,
 #: executor). Kinds: T tensor (NULL allowed where optional), S scalar, IA int array, BA bool
-#: array, TL tensor list, i64/i32/i8 integers, f64 double, b bool, dt aclDataType, str a C
-#: string (bytes).
+#: array, TL tensor list, i64/i32/i8/u64 integers, f64 double, f32 float, b bool, dt
+#: aclDataType, str a C string (bytes).
 UNARY_OPS = (
     "Abs", "Neg", "Exp", "Log", "Rsqrt", "Reciprocal", "Tanh",
     "Expm1", "Log1p", "Sin", "Cos", "Tan", "Sinh", "Cosh", "Asin", "Acos", "Atan", "Asinh",
@@ -187,6 +187,7 @@ ACLNN: dict[str, tuple[str, ...]] = {
     "OneHot": ("T", "i32", "T", "T", "i64", "T"),
     "Matmul": ("T", "T", "T", "i8"),
     "BatchMatMul": ("T", "T", "T", "i8"),
+    "Inverse": ("T", "T"),
     "Convolution": ("T", "T", "T", "IA", "IA", "IA", "b", "IA", "i64", "T", "i8"),
     "ConvolutionBackward": ("T", "T", "T", "IA", "IA", "IA", "IA", "b", "IA", "i32", "BA", "i8",
                           "T", "T", "T"),
@@ -197,10 +198,17 @@ ACLNN: dict[str, tuple[str, ...]] = {
     "IndexPutImpl": ("T", "TL", "T", "b", "b"),
     "MaxPool2dWithMask": ("T", "IA", "IA", "IA", "IA", "b", "T", "T"),
     "MaxPool2dWithMaskBackward": ("T", "T", "T", "IA", "IA", "IA", "IA", "b", "T"),
+    "MaxPool3dWithArgmax": ("T", "IA", "IA", "IA", "IA", "b", "T", "T"),
+    "MaxPool3dWithArgmaxBackward": ("T", "T", "T", "IA", "IA", "IA", "IA", "b", "T"),
+    "AvgPool3d": ("T", "IA", "IA", "IA", "b", "b", "i64", "T"),
+    "AvgPool3dBackward": ("T", "T", "IA", "IA", "IA", "b", "b", "i64", "T"),
     "SoftmaxCrossEntropyWithLogits": ("T", "T", "T", "T"),
     "NLLLoss": ("T", "T", "T", "i64", "i64", "T", "T"),
     "NLLLossBackward": ("T", "T", "T", "T", "i64", "i64", "T", "T"),
     "Flip": ("T", "IA", "T"),
+    "Arange": ("S", "S", "S", "T"),
+    "MaskedSelect": ("T", "T", "T"),
+    "InplaceMaskedScatter": ("T", "T", "T"),
     "ProdDim": ("T", "i64", "b", "dt", "T"),
     "Cumsum": ("T", "i64", "dt", "T"),
     "Cumprod": ("T", "S", "dt", "T"),
@@ -213,9 +221,15 @@ ACLNN: dict[str, tuple[str, ...]] = {
     "LayerNormBackward": ("T", "T", "IA", "T", "T", "T", "T", "BA", "T", "T", "T"),
     "BatchNorm": ("T", "T", "T", "T", "T", "b", "f64", "f64", "T", "T", "T"),
     "BatchNormBackward": ("T", "T", "T", "T", "T", "T", "T", "b", "f64", "BA", "T", "T", "T"),
+    # random draws: (..., seed, offset) of the Philox stream
+    "InplaceUniform": ("T", "f64", "f64", "u64", "u64"),
+    "InplaceNormal": ("T", "f32", "f32", "i64", "i64"),
+    "InplaceBernoulli": ("T", "S", "i64", "i64"),
+    "Multinomial": ("T", "i64", "b", "i64", "i64", "T"),
 }
 KIND_CTYPES = {"T": P, "S": P, "IA": P, "BA": P, "TL": P, "i64": c_int64, "i32": c_int,
-               "i8": c_int8, "f64": c_double, "b": c_bool, "dt": c_int, "str": c_char_p}
+               "i8": c_int8, "u64": c_uint64, "f64": c_double, "f32": c_float, "b": c_bool,
+               "dt": c_int, "str": c_char_p}
 HANDLE_KINDS = ("T", "S", "IA", "BA", "TL")
 
 

@@ -412,7 +412,8 @@ class AclDouble:
         for name, value in (("dtype", dtype), ("offset", offset), ("format", fmt)):
             _int(call, name, value)
         _require(dtype in drv.NUMPY_DTYPES, call, 161002, f"dtype {dtype} is no aclDataType")
-        _require(fmt in (drv.FORMAT_NCHW, 1, drv.FORMAT_ND), call, 161002, f"bad format {fmt}")
+        _require(fmt in (drv.FORMAT_NCHW, 1, drv.FORMAT_ND, 27, drv.FORMAT_NCDHW), call, 161002,
+                 f"bad format {fmt}")
         _require(len(shape) == len(strides), call, 161002, "strides and shape differ in rank")
         _require(offset >= 0 and min(strides, default=0) >= 0, call, 161002,
                  "strides and offset must be >= 0")
@@ -483,7 +484,7 @@ class AclDouble:
         ins = [_read(v, lambda t: np.zeros(t.shape, t.dtype))
                for i, v in enumerate(values) if i not in spec.outputs or i in spec.inplace]
         with _quiet():
-            expected = spec.compute(*ins)
+            expected = (spec.infer or spec.compute)(*ins)
         for i, (out, want) in enumerate(zip(outs, expected)):
             if out is None or want is None:
                 continue
@@ -524,15 +525,18 @@ class AclDouble:
             if not isinstance(value, bytes):
                 raise TypeError(f"{call}: a C string (bytes), got {value!r}")
             return value.decode()
-        if kind == "f64":
+        if kind in ("f64", "f32"):
             if type(value) is not float:
-                raise TypeError(f"{call}: a double argument, got {value!r}")
+                raise TypeError(f"{call}: a {'double' if kind == 'f64' else 'float'} argument, "
+                                f"got {value!r}")
             return value
         if kind == "b":
             if type(value) is not bool:
                 raise TypeError(f"{call}: a bool argument, got {value!r}")
             return value
         _int(call, kind, value)
+        if kind == "u64":
+            _require(0 <= value < 2 ** 64, call, 161002, f"{value} is no uint64_t")
         if kind == "dt":
             _require(value in drv.NUMPY_DTYPES, call, 161002, f"dtype {value} is no aclDataType")
             return drv.NUMPY_DTYPES[value]
@@ -683,6 +687,8 @@ class Op:
     outputs: tuple[int, ...]
     inplace: tuple[int, ...] = ()
     workspace: int = 0
+    #: what compute gives on zeros, for operators whose inputs must hold other values
+    infer: Callable[..., tuple] | None = None
 
 
 def _elementwise(fn: Callable[..., Any], nargs: int, out_dtype: Any = None) -> Op:
@@ -708,21 +714,43 @@ def _reduce(fn: Callable[..., Any], with_dtype: bool) -> Op:
 
 
 def _windows(x: np.ndarray, k: tuple, s: tuple, p: tuple, d: tuple, fill: float) -> np.ndarray:
-    """(N, C, Ho, Wo, kh, kw) windows of the padded image."""
-    xp = np.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])), constant_values=fill)
-    span = ((k[0] - 1) * d[0] + 1, (k[1] - 1) * d[1] + 1)
-    w = np.lib.stride_tricks.sliding_window_view(xp, span, axis=(2, 3))
-    return w[:, :, ::s[0], ::s[1], ::d[0], ::d[1]]
+    """(N, C, *out, *k) windows of the padded image, of any number of spatial axes."""
+    n = len(k)
+    xp = np.pad(x, ((0, 0), (0, 0), *((q, q) for q in p)), constant_values=fill)
+    span = tuple((ki - 1) * di + 1 for ki, di in zip(k, d))
+    w = np.lib.stride_tricks.sliding_window_view(xp, span, axis=tuple(range(2, 2 + n)))
+    return w[(slice(None), slice(None), *(slice(None, None, si) for si in s),
+              *(slice(None, None, di) for di in d))]
+
+
+def _unwindow(cols: np.ndarray, shape: tuple, k: tuple, s: tuple, p: tuple,
+              d: tuple) -> np.ndarray:
+    """The adjoint of :func:`_windows`: each element of the windows (A, B, *out, *k) added
+    back at its place in an image of ``shape`` (A, B, *spatial)."""
+    out = cols.shape[2:2 + len(k)]
+    padded = np.zeros((*shape[:2], *(m + 2 * q for m, q in zip(shape[2:], p))))
+    for tap in itertools.product(*(range(m) for m in k)):
+        at = tuple(slice(t * di, t * di + o * si, si) for t, di, o, si in zip(tap, d, out, s))
+        padded[(slice(None), slice(None), *at)] += cols[(Ellipsis, *tap)]
+    return padded[(slice(None), slice(None), *(slice(q, q + m) for q, m in zip(p, shape[2:])))]
+
+
+def _grouped(x: np.ndarray, w: np.ndarray, s: tuple, p: tuple, d: tuple,
+             groups: int) -> tuple[np.ndarray, np.ndarray, str, str]:
+    """The windows of ``x`` as (N, g, C/g, *out, *k), ``w`` as (g, oc/g, C/g, *k), and the
+    einsum letters of the output and kernel axes."""
+    k = len(s)
+    cols = _windows(x, w.shape[2:], s, p, d, 0)
+    n, c = cols.shape[:2]
+    cols = cols.reshape(n, groups, c // groups, *cols.shape[2:])
+    return (cols, w.reshape(groups, w.shape[0] // groups, *w.shape[1:]), "pqr"[:k],
+            "ijl"[:k])
 
 
 def _conv(x: np.ndarray, w: np.ndarray, s: tuple, p: tuple, d: tuple, groups: int) -> np.ndarray:
-    cols = _windows(x, w.shape[2:], s, p, d, 0)  # N, C, Ho, Wo, kh, kw
-    n, c, ho, wo = cols.shape[:4]
-    g = groups
-    cols = cols.reshape(n, g, c // g, ho, wo, *w.shape[2:])
-    wg = w.reshape(g, w.shape[0] // g, *w.shape[1:])
-    out = np.einsum("ngchwij,gocij->ngohw", cols, wg, optimize=True)
-    return out.reshape(n, w.shape[0], ho, wo).astype(x.dtype)
+    cols, wg, out, taps = _grouped(x, w, s, p, d, groups)
+    y = np.einsum(f"ngc{out}{taps},goc{taps}->ngo{out}", cols, wg, optimize=True)
+    return y.reshape(x.shape[0], w.shape[0], *y.shape[3:]).astype(x.dtype)
 
 
 def _convolution(x, w, bias, stride, pad, dil, transposed, out_pad, groups, cube) -> tuple:
@@ -730,34 +758,26 @@ def _convolution(x, w, bias, stride, pad, dil, transposed, out_pad, groups, cube
         raise ValueError("transposed convolutions are not in the double")
     out = _conv(x, w, stride, pad, dil, groups)
     if bias is not None:
-        out = out + bias.reshape(1, -1, 1, 1)
+        out = out + bias.reshape(1, -1, *(1,) * len(stride))
     return (out.astype(x.dtype),)
 
 
 def _convolution_backward(dout, x, w, bias_sizes, stride, pad, dil, transposed, out_pad,
                           groups, mask, cube) -> tuple:
-    """Gradients by the adjoint of the windowed product (float64 accumulation)."""
-    g = groups
-    cols = _windows(x.astype(np.float64), w.shape[2:], stride, pad, dil, 0)
-    n, c, ho, wo = cols.shape[:4]
+    """Gradients by the adjoint of the windowed product (float64 accumulation), of any number
+    of spatial axes."""
+    cols, wg, out, taps = _grouped(x.astype(np.float64), w.astype(np.float64), stride, pad, dil,
+                                   groups)
+    dy = dout.astype(np.float64).reshape(cols.shape[0], groups, wg.shape[1], *dout.shape[2:])
     grad_w = grad_x = None
-    dg = dout.astype(np.float64).reshape(n, g, w.shape[0] // g, ho, wo)
     if mask[1]:
-        cg = cols.reshape(n, g, c // g, ho, wo, *w.shape[2:])
-        grad_w = np.einsum("ngohw,ngchwij->gocij", dg, cg, optimize=True).reshape(w.shape)
+        grad_w = np.einsum(f"ngo{out},ngc{out}{taps}->goc{taps}", dy, cols,
+                           optimize=True).reshape(w.shape)
     if mask[0]:
-        wg = w.astype(np.float64).reshape(g, w.shape[0] // g, *w.shape[1:])
-        dcols = np.einsum("ngohw,gocij->ngchwij", dg, wg, optimize=True)
-        kh, kw = w.shape[2:]
-        padded = np.zeros((n, c, x.shape[2] + 2 * pad[0], x.shape[3] + 2 * pad[1]))
-        dcols = dcols.reshape(n, c, ho, wo, kh, kw)
-        for i in range(kh):
-            for j in range(kw):
-                r, q = i * dil[0], j * dil[1]
-                padded[:, :, r:r + ho * stride[0]:stride[0], q:q + wo * stride[1]:stride[1]] += \
-                    dcols[:, :, :, :, i, j]
-        grad_x = padded[:, :, pad[0]:pad[0] + x.shape[2], pad[1]:pad[1] + x.shape[3]]
-    grad_b = dout.sum(axis=(0, 2, 3)) if mask[2] else None
+        dcols = np.einsum(f"ngo{out},goc{taps}->ngc{out}{taps}", dy, wg, optimize=True)
+        grad_x = _unwindow(dcols.reshape(x.shape[:2] + dcols.shape[3:]), x.shape, w.shape[2:],
+                           stride, pad, dil)
+    grad_b = dout.sum(axis=(0, *range(2, dout.ndim))) if mask[2] else None
     return tuple(None if a is None else a.astype(dout.dtype) for a in (grad_x, grad_w, grad_b))
 
 
@@ -818,23 +838,67 @@ def _gelu_backward(g: np.ndarray, x: np.ndarray, approximate: str) -> np.ndarray
     return g * (0.5 * (1 + t) + 0.5 * w * (1 - t * t) * _GELU_C * (1 + 3 * _GELU_A * w * w))
 
 
-def _avg_pool(x, k, s, p, ceil, include_pad, divisor, cube) -> tuple:
+def _pool_counts(x: np.ndarray, k: tuple, s: tuple, p: tuple) -> np.ndarray:
+    """How many elements of each window lie inside the image."""
+    ones = _windows(np.ones((1, 1, *x.shape[2:])), k, s, p, (1,) * len(k), 0)
+    return ones.sum(axis=tuple(range(-len(k), 0)))
+
+
+def _avg_pool(x, k, s, p, ceil, include_pad, divisor, *cube) -> tuple:
+    """aclnnAvgPool2d (which takes a cubeMathType) and aclnnAvgPool3d (which does not)."""
     if ceil or include_pad or divisor:
         raise ValueError("the double models ceilMode, countIncludePad and divisorOverride off")
-    sums = _windows(x.astype(np.float64), k, s, p, (1, 1), 0).sum(axis=(-1, -2))
-    counts = _windows(np.ones((1, 1, *x.shape[2:])), k, s, p, (1, 1), 0).sum(axis=(-1, -2))
-    return ((sums / counts).astype(x.dtype),)
+    _half_window_pads(k, p)
+    sums = _windows(x.astype(np.float64), k, s, p, (1,) * len(k), 0)
+    return ((sums.sum(axis=tuple(range(-len(k), 0))) / _pool_counts(x, k, s, p)).astype(
+        x.dtype),)
 
 
-def _avg_pool_backward(dout, x, k, s, p, ceil, include_pad, divisor, cube) -> tuple:
-    counts = _windows(np.ones((1, 1, *x.shape[2:])), k, s, p, (1, 1), 0).sum(axis=(-1, -2))
-    share = dout.astype(np.float64) / counts
-    n, c, ho, wo = dout.shape
-    padded = np.zeros((n, c, x.shape[2] + 2 * p[0], x.shape[3] + 2 * p[1]))
-    for i in range(k[0]):
-        for j in range(k[1]):
-            padded[:, :, i:i + ho * s[0]:s[0], j:j + wo * s[1]:s[1]] += share
-    return (padded[:, :, p[0]:p[0] + x.shape[2], p[1]:p[1] + x.shape[3]].astype(dout.dtype),)
+def _avg_pool_backward(dout, x, k, s, p, ceil, include_pad, divisor, *cube) -> tuple:
+    share = dout.astype(np.float64) / _pool_counts(x, k, s, p)
+    cols = np.broadcast_to(share[(Ellipsis, *(None,) * len(k))], (*share.shape, *k))
+    return (_unwindow(cols, x.shape, k, s, p, (1,) * len(k)).astype(dout.dtype),)
+
+
+def _half_window_pads(k: tuple, p: tuple) -> None:
+    _require(all(0 <= q <= m // 2 for q, m in zip(p, k)), "aclnn pool", 161002,
+             f"padding {list(p)} must lie in [0, kernelSize/2] of {list(k)}")
+
+
+def _max_pool_argmax(x, k, s, p, d, ceil) -> tuple:
+    """Each window's maximum (padding -inf) and the int32 index, in x's flattened D*H*W, of
+    its first maximum."""
+    _require(tuple(d) == (1, 1, 1), "aclnnMaxPool3dWithArgmax", 161002,
+             f"dilation {list(d)}: only 1 is supported")
+    if ceil:
+        raise ValueError("the double models ceilMode off")
+    _half_window_pads(k, p)
+    win = _windows(x, k, s, p, d, -np.inf)
+    out_shape = win.shape[:5]
+    flat = win.reshape(*out_shape, -1)
+    first = flat.argmax(axis=-1) if flat.size else np.zeros(out_shape, np.int64)
+    taps = np.unravel_index(first, k)
+    starts = np.meshgrid(*(np.arange(o) * si - q for o, si, q in zip(out_shape[2:], s, p)),
+                         indexing="ij")
+    index = np.ravel_multi_index(tuple(a + t for a, t in zip(starts, taps)), x.shape[2:],
+                                 mode="clip")
+    return flat.max(axis=-1, initial=-np.inf).astype(x.dtype), index.astype(np.int32)
+
+
+def _max_pool_argmax_backward(dout, x, index, k, s, p, d, ceil) -> tuple:
+    """``dout`` added at each window's index (equal indices accumulate)."""
+    _require(index.dtype == np.int32, "aclnnMaxPool3dWithArgmaxBackward", 161002,
+             f"indices of {index.dtype}: A2/A3 take int32")
+    _require(tuple(d) == (1, 1, 1), "aclnnMaxPool3dWithArgmaxBackward", 161002,
+             f"dilation {list(d)}: only 1 is supported")
+    n, c = x.shape[:2]
+    flat_index = index.reshape(n, c, -1).astype(np.int64)
+    if ((flat_index < 0) | (flat_index >= int(np.prod(x.shape[2:])))).any():
+        raise IndexError("an index outside the input")
+    grad = np.zeros((n, c, int(np.prod(x.shape[2:]))))
+    np.add.at(grad, (np.arange(n)[:, None, None], np.arange(c)[None, :, None], flat_index),
+              dout.reshape(n, c, -1))
+    return (grad.reshape(x.shape).astype(dout.dtype),)
 
 
 def _elu_backward(g, alpha, scale, input_scale, is_result, y) -> tuple:
@@ -1047,6 +1111,119 @@ def _index_add(x, dim, index, source, alpha) -> tuple:
     return (out.astype(x.dtype),)
 
 
+def _philox(seed: int, offset: int) -> np.random.Generator:
+    """The double's random stream at (seed, offset): NumPy's Philox keyed by the seed with its
+    counter at the offset. The device's bits differ; equal arguments draw equal numbers."""
+    return np.random.Generator(np.random.Philox(key=seed % 2 ** 64, counter=offset))
+
+
+def _random_dtype(call: str, x: np.ndarray, dtypes: tuple) -> None:
+    _require(x.dtype in tuple(np.dtype(d) for d in dtypes), call, 161002,
+             f"selfRef of {x.dtype}; the operator takes {', '.join(map(str, dtypes))}")
+
+
+def _uniform(x, low, high, seed, offset) -> tuple:
+    """[low, high): integers for integer tensors, else floats (never ``high`` once rounded)."""
+    call = "aclnnInplaceUniformGetWorkspaceSize"
+    _random_dtype(call, x, ("float16", "float32", "float64", "int8", "uint8", "int16",
+                            "int32", "int64"))
+    _require(low <= high, call, 161002, f"from {low} is greater than to {high}")
+    rng = _philox(seed, offset)
+    if x.dtype.kind in "iu":
+        info = np.iinfo(x.dtype)
+        _require(info.min <= low < high <= info.max + 1 and high - low <= info.max, call,
+                 161002, f"[{low}, {high}) is empty or beyond {x.dtype}")
+        return (rng.integers(int(low), int(high), x.shape, dtype=x.dtype),)
+    u = rng.random(x.shape, np.float64 if x.dtype == np.float64 else np.float32)
+    out = (low + (high - low) * u).astype(x.dtype)
+    below = np.nextafter(x.dtype.type(high), x.dtype.type(low))
+    return (np.where(out >= high, below, out).astype(x.dtype),)
+
+
+def _normal(x, mean, std, seed, offset) -> tuple:
+    call = "aclnnInplaceNormalGetWorkspaceSize"
+    _random_dtype(call, x, ("float16", "float32", "float64"))  # training series: floats only
+    _require(std >= 0, call, 161002, f"std {std} is negative")
+    return ((mean + std * _philox(seed, offset).standard_normal(x.shape)).astype(x.dtype),)
+
+
+def _bernoulli(x, prob, seed, offset) -> tuple:
+    call = "aclnnInplaceBernoulliGetWorkspaceSize"
+    _random_dtype(call, x, ("float16", "float32", "float64", "uint8", "int8", "int16", "int32",
+                            "int64", "bool"))
+    _require(prob.dtype.kind == "f" and 0 <= prob <= 1, call, 161002,
+             f"prob must be a floating aclScalar in [0, 1], got {prob.dtype} {prob}")
+    _require(offset % 4 == 0, call, 161002, f"offset {offset} is not a multiple of 4")
+    return ((_philox(seed, offset).random(x.shape) < prob).astype(x.dtype),)
+
+
+def _multinomial_shape(x, n, replacement, seed, offset) -> tuple:
+    call = "aclnnMultinomialGetWorkspaceSize"
+    _random_dtype(call, x, ("float16", "float32", "float64"))
+    _require(x.ndim in (1, 2), call, 161002, f"self must be (N, C) or (C), got {list(x.shape)}")
+    _require(n > 0 and (replacement or n <= x.shape[-1]), call, 161002,
+             f"{n} samples of {x.shape[-1]} classes, replacement {replacement}")
+    return (np.zeros(x.shape[:-1] + (n,), np.int64),)
+
+
+def _multinomial(x, n, replacement, seed, offset) -> tuple:
+    """``n`` classes a row, each with probability proportional to the row's weights, which
+    must be non-negative with a positive sum (and enough of them non-zero without
+    replacement)."""
+    rows = x.reshape(-1, x.shape[-1]).astype(np.float64)
+    if (rows < 0).any() or not (rows.sum(axis=1) > 0).all():
+        raise ValueError("weights must be non-negative with a positive sum in each row")
+    if not replacement and ((rows > 0).sum(axis=1) < n).any():
+        raise ValueError(f"fewer than {n} classes of non-zero weight")
+    rng = _philox(seed, offset)
+    out = [rng.choice(len(w), n, replace=replacement, p=w / w.sum()) for w in rows]
+    return (np.asarray(out, np.int64).reshape(x.shape[:-1] + (n,)),)
+
+
+def _inverse_shape(x) -> tuple:
+    """The square matrices' shape (the values must be invertible only when it runs)."""
+    _require(x.ndim >= 2 and x.shape[-1] == x.shape[-2] and x.size > 0,
+             "aclnnInverseGetWorkspaceSize", 161002,
+             f"self must hold square matrices and no empty tensor, got {list(x.shape)}")
+    return (x,)
+
+
+def _mask(call: str, mask: np.ndarray, shape: tuple) -> np.ndarray:
+    """A BOOL (or UINT8 of 0 and 1) mask broadcast to ``shape``."""
+    _require(mask.dtype == np.bool_ or (mask.dtype == np.uint8 and mask.max(initial=0) <= 1),
+             call, 161002, f"mask of {mask.dtype}: BOOL or UINT8 of 0 and 1")
+    return np.broadcast_to(mask, shape).astype(bool)
+
+
+def _masked_select(x, mask) -> tuple:
+    """The selected elements first in a 1-d output of the broadcast size (the rest zeros
+    here; what a device leaves there is not known)."""
+    shape = np.broadcast_shapes(x.shape, mask.shape)
+    chosen = np.broadcast_to(x, shape)[_mask("aclnnMaskedSelect", mask, shape)]
+    out = np.zeros(int(np.prod(shape, dtype=np.int64)), x.dtype)
+    out[:chosen.size] = chosen
+    return (out,)
+
+
+def _masked_scatter(x, mask, source) -> tuple:
+    """source's elements, in order, at the True positions of mask (broadcast to x)."""
+    call = "aclnnInplaceMaskedScatter"
+    _require(source.dtype == x.dtype, call, 161002, f"source of {source.dtype}, self {x.dtype}")
+    where = _mask(call, mask, x.shape)
+    if where.sum() > source.size:
+        raise ValueError(f"{where.sum()} True elements, {source.size} in source")
+    out = x.copy()
+    out[where] = source.reshape(-1)[:where.sum()]
+    return (out,)
+
+
+def _arange(start, end, step) -> tuple:
+    """[start, end) in steps of step (which must lead from start to end), in start's dtype."""
+    _require(step != 0 and (end - start) * step > 0, "aclnnArangeGetWorkspaceSize", 161002,
+             f"step {step} does not lead from {start} to {end}")
+    return (np.arange(start.item(), end.item(), step.item()).astype(start.dtype),)
+
+
 def _pos_mod(dims: tuple, ndim: int) -> tuple:
     return tuple(d % ndim for d in dims)
 
@@ -1172,6 +1349,10 @@ OPS: dict[str, Op] = {
     "ConvolutionBackward": Op(_convolution_backward, (12, 13, 14), workspace=8192),
     "MaxPool2dWithMask": Op(_max_pool_mask, (6, 7)),
     "MaxPool2dWithMaskBackward": Op(_max_pool_mask_backward, (8,)),
+    "MaxPool3dWithArgmax": Op(_max_pool_argmax, (6, 7)),
+    "MaxPool3dWithArgmaxBackward": Op(_max_pool_argmax_backward, (8,)),
+    "AvgPool3d": Op(_avg_pool, (7,)),
+    "AvgPool3dBackward": Op(_avg_pool_backward, (8,)),
     "SoftmaxCrossEntropyWithLogits": Op(
         lambda f, lab: ((-(lab * _log_softmax(f, 1)).sum(axis=1)).astype(f.dtype),
                         (np.exp(_log_softmax(f, 1)) - lab).astype(f.dtype)), (2, 3)),
@@ -1191,6 +1372,15 @@ OPS: dict[str, Op] = {
     "LayerNormBackward": Op(_layer_norm_backward, (8, 9, 10), workspace=1024),
     "BatchNorm": Op(_batch_norm, (3, 4, 8, 9, 10), (3, 4), workspace=1024),
     "BatchNormBackward": Op(_batch_norm_backward, (10, 11, 12), workspace=1024),
+    "Arange": Op(_arange, (3,)),
+    "MaskedSelect": Op(_masked_select, (2,), workspace=1024),
+    "InplaceMaskedScatter": Op(_masked_scatter, (0,), (0,)),
+    "Inverse": Op(lambda x: (np.linalg.inv(x).astype(x.dtype),), (1,), workspace=1024,
+                  infer=_inverse_shape),
+    "InplaceUniform": Op(_uniform, (0,), (0,)),
+    "InplaceNormal": Op(_normal, (0,), (0,)),
+    "InplaceBernoulli": Op(_bernoulli, (0,), (0,)),
+    "Multinomial": Op(_multinomial, (5,), workspace=1024, infer=_multinomial_shape),
 }
 
 

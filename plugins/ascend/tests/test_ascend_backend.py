@@ -21,6 +21,7 @@ from acl_double import AclDouble
 import ember
 from ember import Parameter, Tensor, context, nn, ops
 from ember import _executor as executor_state
+from ember.common import seed as seed_state
 from ember.graph.tracer import trace
 from ember.ops import operations as P
 from ember_ascend import device as ascend_device
@@ -202,6 +203,37 @@ def test_a_dropped_graph_releases_its_executors_at_the_next_synchronize(
     assert executors <= set(double.handles) and double.violations == []
     ops.neg(x).asnumpy()  # synchronizes: the stream's work, then the release
     assert not executors & set(double.handles) and double.launches[launched:] == ["Neg", "Neg"]
+
+
+def test_a_graph_that_draws_runs_node_by_node_and_draws_anew_each_call(
+        double: AclDouble, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A recorded aclnnInplaceUniform would repeat its seed and offset: graphs with a random
+    draw are not recorded, and each call moves the primitive's offset on."""
+    context.set_context(mode=context.GRAPH_MODE)
+    uniform = P.UniformReal(seed=3)
+
+    @ember.ms_function
+    def draw():
+        return uniform((64,)) * 2
+
+    first, second = draw().asnumpy(), draw().asnumpy()
+    assert not np.array_equal(first, second) and ((0 <= first) & (first < 2)).all()
+    assert double.launches.count("InplaceUniform") >= 2
+    for name in ("_global_seed", "_generator"):  # set_seed's state, restored after the test
+        monkeypatch.setattr(seed_state, name, getattr(seed_state, name))
+    ember.set_seed(5)
+    again = draw().asnumpy()
+    ember.set_seed(5)
+    assert np.array_equal(draw().asnumpy(), again)
+
+
+def test_gamma_and_poisson_refuse_parameters_numpy_refuses() -> None:
+    """Their rounds of draws would never accept an element of alpha <= 0."""
+    one = Tensor(np.float32(1))
+    with pytest.raises(RuntimeError, match="alpha must be positive"):
+        P.Gamma()((3, 2), Tensor(np.array([1.0, -1.0], np.float32)), one).asnumpy()
+    with pytest.raises(RuntimeError, match="mean must be non-negative"):
+        P.Poisson()((4,), Tensor(np.array([-2.0], np.float32))).asnumpy()
 
 
 class LoopedRnn(nn.Cell):

@@ -247,3 +247,38 @@ def test_a_failing_operator_reports_at_the_synchronize_with_its_code() -> None:
     d.aclnn_launch("NLLLoss", 0, ws, ex, s)  # the bad target is seen when it runs
     assert code(d.sync_stream, s) == 507011
     assert "aclnnNLLLoss" in d.last_error()
+
+
+# -- random operators -------------------------------------------------------------------------
+def test_random_operators_check_their_documented_arguments_and_repeat_at_a_seed_and_offset(
+        ) -> None:
+    d, s = started()
+    ptr = d.malloc(64)
+    x = tensor(d, ptr, (4,))
+    assert code(d.aclnn_prepare, "InplaceUniform", x, 1.0, 0.0, 0, 0) == 161002  # from > to
+    assert code(d.aclnn_prepare, "InplaceUniform", x, 0.0, 1.0, -1, 0) == 161002  # uint64
+    assert code(d.aclnn_prepare, "InplaceNormal", x, 0.0, -1.0, 0, 0) == 161002  # std < 0
+    prob = d.make_scalar(0.5, F32)
+    assert code(d.aclnn_prepare, "InplaceBernoulli", x, prob, 0, 2) == 161002  # offset % 4
+    with pytest.raises(TypeError):
+        d.aclnn_prepare("InplaceNormal", x, 0, 1.0, 0, 0)  # float parameters take floats
+
+    def draw(seed: int, offset: int) -> np.ndarray:
+        ws, ex = d.aclnn_prepare("InplaceUniform", x, 0.0, 1.0, seed, offset)
+        d.aclnn_launch("InplaceUniform", 0, ws, ex, s)
+        return download(d, ptr, np.zeros(4, np.float32))
+
+    first = draw(7, 0)
+    assert np.array_equal(draw(7, 0), first) and not np.array_equal(draw(7, 4), first)
+    assert ((0 <= first) & (first < 1)).all()
+
+
+def test_multinomial_needs_non_negative_weights_with_a_positive_sum() -> None:
+    d, s = started()
+    weights = tensor(d, upload(d, s, np.array([[1.0, -1.0]], np.float32)), (1, 2))
+    out = d.make_tensor((1, 3), drv.DTYPES["int64"], (3, 1), 0, drv.FORMAT_ND, (3,),
+                        d.malloc(64))
+    assert code(d.aclnn_prepare, "Multinomial", weights, 3, False, 0, 0, out) == 161002
+    ws, ex = d.aclnn_prepare("Multinomial", weights, 3, True, 0, 0, out)
+    d.aclnn_launch("Multinomial", ws and d.malloc(ws), ws, ex, s)
+    assert code(d.sync_stream, s) == 507011

@@ -1,13 +1,16 @@
-"""The dense Apply* updates of ``apply_ops`` on the device: each primitive's own ``update``
-rule, written with operators and an array namespace ``xp``, runs here on :class:`Operand`\\ s
-whose arithmetic enqueues aclnn operators, so one definition of each rule serves every
-backend; the new states are copied into the Parameters (aclnnInplaceCopy)."""
+"""The Apply*, SparseApply* and FusedSparse* updates of ``apply_ops`` on the device: each
+primitive's own ``update`` rule, written with operators and an array namespace ``xp``, runs
+here on :class:`Operand`\\ s whose arithmetic enqueues aclnn operators, so one definition of
+each rule serves every backend; the new states are copied into the Parameters
+(aclnnInplaceCopy)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ember_ascend.device import AscendDevice, DeviceArray
+import numpy as np
+
+from ember_ascend.device import AscendDevice, DeviceArray, Scalar, View
 from ember_ascend.kernels.common import Arithmetic, cast
 
 
@@ -93,15 +96,27 @@ def _array(value: Any) -> Any:
 
 
 def _apply(prim: Any, dev: AscendDevice) -> Any:
+    """``prim.update`` on the device; a sparse primitive's gradient rows are first added into
+    a dense gradient (aclnnIndexAdd: a repeated index sums), and a lazy one keeps the new
+    values only on the rows its indices name (the others keep their old values)."""
     states = prim._states
+    at_grad = prim._inputs.index("grad") if prim.sparse else -1
 
     def kernel(*args: Any) -> Any:
         variables, dtype = args[:states], args[0].dtype
         a = Arithmetic(dev, dtype)
+        inputs = list(args)
+        if prim.sparse:
+            indices = inputs.pop()
+            inputs[at_grad] = _rows_added(dev, indices, inputs[at_grad], variables[0].shape)
         operands = [Operand(a, cast(dev, x, dtype)) if isinstance(x, DeviceArray) else x
-                    for x in args]
-        for variable, value in zip(variables, prim.update(Namespace(a), *operands)):
-            dev.aclnn("InplaceCopy", variable, _array(value))
+                    for x in inputs]
+        new = [_array(value) for value in prim.update(Namespace(a), *operands)]
+        if prim.sparse and prim.lazy:
+            named = _named_rows(dev, indices, variables[0])
+            new = [a.where(named, value, old) for value, old in zip(new, variables)]
+        for variable, value in zip(variables, new):
+            dev.aclnn("InplaceCopy", variable, value)
         if prim.placeholders:
             return tuple(dev.zero(dev.empty((1,), dtype)) for _ in range(prim._returns))
         return variables[0] if prim._returns == 1 else variables[:prim._returns]
@@ -109,7 +124,29 @@ def _apply(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _rows_added(dev: AscendDevice, indices: DeviceArray, rows: DeviceArray,
+                shape: tuple[int, ...]) -> DeviceArray:
+    """Zeros of ``shape`` with ``rows[i]`` added at row ``indices[i]``."""
+    dense = dev.zero(dev.empty(shape, rows.dtype))
+    if rows.size:
+        dev.aclnn("IndexAdd", dense, 0, indices, rows, Scalar(1, rows.dtype), dense)
+    return dense
+
+
+def _named_rows(dev: AscendDevice, indices: DeviceArray, like: DeviceArray) -> View:
+    """True on the rows of ``like`` that ``indices`` names, as a view broadcast to its
+    shape."""
+    ones = dev.constant(np.ones(indices.shape, like.dtype), like.dtype)
+    counts = _rows_added(dev, indices, ones, (like.shape[0],))
+    named = Arithmetic(dev, like.dtype).positive(counts)
+    rest = like.ndim - 1
+    return View(named, (like.shape[0], *(1,) * rest), (1, *(0,) * rest))
+
+
 KERNELS = {name: _apply for name in (
     "ApplyGradientDescent", "ApplyProximalGradientDescent", "ApplyAdagrad", "ApplyAdagradV2",
     "ApplyProximalAdagrad", "ApplyAdaMax", "ApplyAdadelta", "ApplyRMSProp",
-    "ApplyCenteredRMSProp", "ApplyFtrl", "ApplyAddSign", "ApplyPowerSign")}
+    "ApplyCenteredRMSProp", "ApplyFtrl", "ApplyAddSign", "ApplyPowerSign",
+    "SparseApplyAdagrad", "SparseApplyAdagradV2", "SparseApplyProximalAdagrad",
+    "SparseApplyFtrl", "FusedSparseAdam", "FusedSparseLazyAdam", "FusedSparseFtrl",
+    "FusedSparseProximalAdagrad")}

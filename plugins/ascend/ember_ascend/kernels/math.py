@@ -1,4 +1,5 @@
-"""Elementwise arithmetic, comparisons, reductions and matrix products: one aclnn call each."""
+"""Elementwise arithmetic, comparisons, reductions, matrix products and inverses: one aclnn call
+each."""
 
 from __future__ import annotations
 
@@ -232,6 +233,17 @@ def _matmul(op: str) -> Any:
     return factory
 
 
+def _matrix_inverse(prim: Any, dev: AscendDevice) -> Any:
+    """aclnnInverse of x, or of its transpose (a strided view) when ``adjoint``."""
+    def kernel(x: DeviceArray) -> DeviceArray:
+        out = dev.empty(x.shape, x.dtype)
+        if out.size:
+            dev.aclnn("Inverse", transposed(x) if prim.adjoint else x, out)
+        return out
+
+    return kernel
+
+
 def _select(prim: Any, dev: AscendDevice) -> Any:
     def kernel(condition: DeviceArray, x: DeviceArray, y: DeviceArray) -> DeviceArray:
         out = dev.empty(np.broadcast_shapes(condition.shape, x.shape, y.shape), x.dtype)
@@ -323,4 +335,5 @@ KERNELS = {
     "ReduceAny": _reduce("Any", False),
     "MatMul": _matmul("Matmul"),
     "BatchMatMul": _matmul("BatchMatMul"),
+    "MatrixInverse": _matrix_inverse,
 }

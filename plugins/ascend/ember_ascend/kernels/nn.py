@@ -1,9 +1,11 @@
-"""Activations, softmax and losses, convolutions and max pooling on aclnn.
+"""Activations, softmax and losses, 2-D and 3-D convolutions and pools on aclnn.
 
 The first-generation 910 has no aclnnConvolution: there Conv2D runs as the aclop operator of
-the same name (NCHW, pads [top, bottom, left, right]). aclnn's convolutions and pools take one
-padding per side pair: where the sides differ ('same' with an odd total, a pad_list), the input
-is padded explicitly (zeros; -inf for max pooling) and the gradients cut back.
+the same name (NCHW, pads [top, bottom, left, right]); Conv3D (NCDHW) needs aclnn. aclnn's
+convolutions and pools take one padding per side pair (pools at most half the window): where
+the sides differ ('same' with an odd total, a pad_list) or a pool's padding passes half its
+window, the input is padded explicitly (zeros; -inf for max pooling) and the gradients cut
+back.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from ember_ascend.device import (
     first_generation,
     view,
 )
-from ember_ascend.driver import FORMAT_NCHW
+from ember_ascend.driver import FORMAT_NCDHW, FORMAT_NCHW
 from ember_ascend.kernels.common import backward, unary
 from ember_ascend.kernels.spatial import placed
 
@@ -142,42 +144,44 @@ def _bias_add_grad(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-def _pads(prim: Any, hw: tuple[int, int]) -> tuple[tuple[int, int], Any]:
-    """The (height, width) padding aclnn applies on both sides of an axis, and the padding
-    (top, bottom, left, right) to apply to the input first where the sides differ (None
+def _pads(prim: Any, spatial: tuple[int, ...]) -> tuple[tuple[int, ...], Any]:
+    """The padding aclnn applies on both sides of each spatial axis, and the padding
+    (before, after of each axis) to apply to the input first where the sides differ (None
     where they do not): aclnn pads both sides alike."""
-    pads, _ = prim.geometry(hw)
-    top, bottom, left, right = pads
-    return ((top, left), None) if top == bottom and left == right else ((0, 0), tuple(pads))
+    pads, _ = prim.geometry(spatial)
+    before, after = tuple(pads[0::2]), tuple(pads[1::2])
+    return (before, None) if before == after else ((0,) * len(before), tuple(pads))
 
 
 def _padded(dev: AscendDevice, x: DeviceArray, pads: Any, fill: float = 0) -> DeviceArray:
-    """``x`` (N, C, H, W) with ``pads`` (top, bottom, left, right) of ``fill`` around it."""
-    top, bottom, left, right = pads
-    n, c, h, w = x.shape
-    return placed(dev, x, (n, c, h + top + bottom, w + left + right), (0, 0, top, left), fill)
+    """``x`` (N, C, *spatial) with ``pads`` (before, after of each axis) of ``fill`` around
+    it."""
+    grown = tuple(d + lo + hi for d, lo, hi in zip(x.shape[2:], pads[0::2], pads[1::2]))
+    return placed(dev, x, (*x.shape[:2], *grown), (0, 0, *pads[0::2]), fill)
 
 
 def _cropped(dev: AscendDevice, grad: DeviceArray, pads: Any,
-             hw: tuple[int, ...]) -> DeviceArray:
-    """The gradient of a padded input cut back to the input's (H, W)."""
+             spatial: tuple[int, ...]) -> DeviceArray:
+    """The gradient of a padded input cut back to the input's spatial shape."""
     strides = contiguous_strides(grad.shape)
-    out = dev.empty((*grad.shape[:2], *hw), grad.dtype)
+    out = dev.empty((*grad.shape[:2], *spatial), grad.dtype)
     if out.size:
-        dev.aclnn("InplaceCopy", out, View(grad, out.shape, strides,
-                                           pads[0] * strides[2] + pads[2] * strides[3]))
+        offset = sum(lo * st for lo, st in zip(pads[0::2], strides[2:]))
+        dev.aclnn("InplaceCopy", out, View(grad, out.shape, strides, offset))
     return out
 
 
-def _nchw(a: DeviceArray) -> Any:
-    return view(a, fmt=FORMAT_NCHW)
+def _image(a: DeviceArray) -> Any:
+    """``a`` as an NCHW image, or NCDHW with three spatial axes."""
+    return view(a, fmt=FORMAT_NCHW if a.ndim == 4 else FORMAT_NCDHW)
 
 
-def _conv2d(prim: Any, dev: AscendDevice) -> Any:
+def _conv(prim: Any, dev: AscendDevice) -> Any:
+    """Conv2D and Conv3D by aclnnConvolution; Conv2D by aclop on the first-generation 910."""
     def kernel(x: DeviceArray, w: DeviceArray) -> DeviceArray:
-        pads, out_hw = prim.geometry(x.shape[2:])
-        out = dev.empty((x.shape[0], prim.out_channel, *out_hw), x.dtype)
-        if first_generation(dev.soc):
+        pads, out_spatial = prim.geometry(x.shape[2:])
+        out = dev.empty((x.shape[0], prim.out_channel, *out_spatial), x.dtype)
+        if first_generation(dev.soc) and x.ndim == 4:
             dev.aclop("Conv2D", [x, w], [out], {
                 "strides": (1, 1, *prim.stride[2:]), "pads": tuple(pads),
                 "dilations": (1, 1, *prim.dilation[2:]), "groups": prim.group,
@@ -186,9 +190,9 @@ def _conv2d(prim: Any, dev: AscendDevice) -> Any:
         padding, explicit = _pads(prim, x.shape[2:])
         if explicit:
             x = _padded(dev, x, explicit)
-        dev.aclnn("Convolution", _nchw(x), _nchw(w), None, IntArray(prim.stride[2:]),
-                  IntArray(padding), IntArray(prim.dilation[2:]), False, IntArray((0, 0)),
-                  prim.group, _nchw(out), dev.cube)
+        dev.aclnn("Convolution", _image(x), _image(w), None, IntArray(prim.stride[2:]),
+                  IntArray(padding), IntArray(prim.dilation[2:]), False,
+                  IntArray((0,) * len(padding)), prim.group, _image(out), dev.cube)
         return out
 
     return kernel
@@ -202,15 +206,15 @@ def _conv_backward(prim: Any, dev: AscendDevice, dout: DeviceArray, x: DeviceArr
     source = _padded(dev, x, explicit) if explicit else x
     grad = dev.empty(source.shape if wanted == 0 else w.shape, dout.dtype)
     outs: list[Any] = [None, None, None]
-    outs[wanted] = _nchw(grad)
-    dev.aclnn("ConvolutionBackward", _nchw(dout), _nchw(source), _nchw(w), IntArray((0,)),
+    outs[wanted] = _image(grad)
+    dev.aclnn("ConvolutionBackward", _image(dout), _image(source), _image(w), IntArray((0,)),
               IntArray(prim.stride[2:]), IntArray(padding), IntArray(prim.dilation[2:]), False,
-              IntArray((0, 0)), prim.group, BoolArray(tuple(i == wanted for i in range(3))),
-              dev.cube, *outs)
+              IntArray((0,) * len(padding)), prim.group,
+              BoolArray(tuple(i == wanted for i in range(3))), dev.cube, *outs)
     return _cropped(dev, grad, explicit, x.shape[2:]) if explicit and wanted == 0 else grad
 
 
-def _conv2d_backprop_input(prim: Any, dev: AscendDevice) -> Any:
+def _conv_backprop_input(prim: Any, dev: AscendDevice) -> Any:
     def kernel(dout: DeviceArray, w: DeviceArray, input_size: tuple[int, ...]) -> DeviceArray:
         x = dev.zero(dev.empty(tuple(input_size), dout.dtype))  # the operator reads its shape
         return _conv_backward(prim, dev, dout, x, w, 0)
@@ -218,7 +222,7 @@ def _conv2d_backprop_input(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-def _conv2d_backprop_filter(prim: Any, dev: AscendDevice) -> Any:
+def _conv_backprop_filter(prim: Any, dev: AscendDevice) -> Any:
     def kernel(dout: DeviceArray, x: DeviceArray, filter_size: tuple[int, ...]) -> DeviceArray:
         w = dev.empty(tuple(filter_size), dout.dtype)
         return _conv_backward(prim, dev, dout, x, w, 1)
@@ -226,9 +230,32 @@ def _conv2d_backprop_filter(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
-def _window(prim: Any, padding: tuple[int, int]) -> tuple[Any, ...]:
+def _swapped(factory: Any) -> Any:
+    """A backprop kernel taking the 3-D primitives' order: (weight or x, dout, size)."""
+    def make(prim: Any, dev: AscendDevice) -> Any:
+        kernel = factory(prim, dev)
+        return lambda a, dout, size: kernel(dout, a, size)
+
+    return make
+
+
+def _window(prim: Any, padding: tuple[int, ...]) -> tuple[Any, ...]:
     return (IntArray(prim.kernel_size[2:]), IntArray(prim.strides[2:]), IntArray(padding),
-            IntArray((1, 1)), False)
+            IntArray((1,) * len(padding)), False)
+
+
+def _pool_pads(prim: Any, spatial: tuple[int, ...]) -> tuple[tuple[int, ...], Any]:
+    """:func:`_pads` for a pool, the padding applied explicitly also where it passes half the
+    window (aclnn's pools take at most kernelSize/2)."""
+    padding, explicit = _pads(prim, spatial)
+    if explicit is None and any(p > k // 2 for p, k in zip(padding, prim.kernel_size[2:])):
+        return (0,) * len(padding), tuple(prim.geometry(spatial)[0])
+    return padding, explicit
+
+
+def _pooled(a: DeviceArray) -> Any:
+    """``a`` as a pool's operand: NCHW for the 2-D pools, ND for the 3-D ones."""
+    return _image(a) if a.ndim == 4 else a
 
 
 def mask_shape(x_shape: tuple[int, ...], kernel_hw: tuple[int, int],
@@ -239,45 +266,57 @@ def mask_shape(x_shape: tuple[int, ...], kernel_hw: tuple[int, int],
     return n, c, kernel_hw[0] * kernel_hw[1], (-(-cells // 16) + 1) * 32
 
 
-def _max_pool_with_mask(prim: Any, dev: AscendDevice, x: DeviceArray) -> tuple[Any, ...]:
-    """(out, mask, window, the input pooled): with unequal sides, x padded with -inf first."""
-    _, out_hw = prim.geometry(x.shape[2:])
-    padding, explicit = _pads(prim, x.shape[2:])
+def _max_pool_indexed(prim: Any, dev: AscendDevice, x: DeviceArray) -> tuple[Any, ...]:
+    """(out, where the maxima are, window, the input pooled): 2-D by aclnnMaxPool2dWithMask
+    (its INT8 mask), 3-D by aclnnMaxPool3dWithArgmax (int32 indices); x padded with -inf
+    first where aclnn cannot pad it."""
+    _, out_spatial = prim.geometry(x.shape[2:])
+    padding, explicit = _pool_pads(prim, x.shape[2:])
     if explicit:
         x = _padded(dev, x, explicit, -np.inf)
     window = _window(prim, padding)
-    out = dev.empty((*x.shape[:2], *out_hw), x.dtype)
-    mask = dev.empty(mask_shape(x.shape, prim.kernel_size[2:], out_hw), np.int8)
-    dev.aclnn("MaxPool2dWithMask", _nchw(x), *window, _nchw(out), mask)
-    return out, mask, window, x
+    out = dev.empty((*x.shape[:2], *out_spatial), x.dtype)
+    if x.ndim == 4:
+        op, where = "MaxPool2dWithMask", dev.empty(
+            mask_shape(x.shape, prim.kernel_size[2:], out_spatial), np.int8)
+    else:
+        op, where = "MaxPool3dWithArgmax", dev.empty(out.shape, np.int32)
+    dev.aclnn(op, _pooled(x), *window, _pooled(out), where)
+    return out, where, window, x
 
 
 def _avg_pool_of(dev: AscendDevice, prim: Any, x: DeviceArray) -> tuple[Any, ...]:
-    """(window, the input pooled, output (H, W), the counts to divide by or None): averages
-    over the image's elements only (padding not counted), as MindSpore's AvgPool; with
-    unequal sides x is padded with zeros and each window's sum is divided by the count of
-    image elements in it (the pooled mask of ones)."""
-    padding, explicit = _pads(prim, x.shape[2:])
-    window, out_hw = (*_window(prim, padding)[:3], False, False, 0), prim.geometry(x.shape[2:])[1]
+    """(window, the input pooled, output spatial shape, the counts to divide by or None):
+    averages over the image's elements only (padding not counted), as MindSpore's AvgPool;
+    where aclnn cannot pad, x is padded with zeros and each window's sum is divided by the
+    count of image elements in it (the pooled mask of ones)."""
+    padding, explicit = _pool_pads(prim, x.shape[2:])
+    window, out_spatial = (*_window(prim, padding)[:3], False, False, 0), prim.geometry(
+        x.shape[2:])[1]
     if not explicit:
-        return window, x, out_hw, None
+        return window, x, out_spatial, None
     ones = dev.empty(x.shape, x.dtype)
     dev.aclnn("InplaceFillScalar", ones, Scalar(1, x.dtype))
-    counts = _average(dev, window, _padded(dev, ones, explicit), out_hw)
-    return window, _padded(dev, x, explicit), out_hw, counts
+    counts = _average(dev, window, _padded(dev, ones, explicit), out_spatial)
+    return window, _padded(dev, x, explicit), out_spatial, counts
+
+
+def _cube(dev: AscendDevice, x: DeviceArray) -> tuple[Any, ...]:
+    """The cubeMathType argument aclnnAvgPool2d(Backward) takes (the 3-D ones take none)."""
+    return (dev.cube,) if x.ndim == 4 else ()
 
 
 def _average(dev: AscendDevice, window: tuple[Any, ...], x: DeviceArray,
-             out_hw: tuple[int, int]) -> DeviceArray:
-    out = dev.empty((*x.shape[:2], *out_hw), x.dtype)
-    dev.aclnn("AvgPool2d", _nchw(x), *window, dev.cube, _nchw(out))
+             out_spatial: tuple[int, ...]) -> DeviceArray:
+    out = dev.empty((*x.shape[:2], *out_spatial), x.dtype)
+    dev.aclnn(f"AvgPool{x.ndim - 2}d", _pooled(x), *window, *_cube(dev, x), _pooled(out))
     return out
 
 
 def _avg_pool(prim: Any, dev: AscendDevice) -> Any:
     def kernel(x: DeviceArray) -> DeviceArray:
-        window, source, out_hw, counts = _avg_pool_of(dev, prim, x)
-        out = _average(dev, window, source, out_hw)
+        window, source, out_spatial, counts = _avg_pool_of(dev, prim, x)
+        out = _average(dev, window, source, out_spatial)
         if counts is None:
             return out
         ratio = dev.empty(out.shape, out.dtype)
@@ -295,25 +334,25 @@ def _avg_pool_grad(prim: Any, dev: AscendDevice) -> Any:
             dev.aclnn("Div", dout, counts, scaled)
             dout = scaled
         grad = dev.empty(source.shape, dout.dtype)
-        dev.aclnn("AvgPool2dBackward", _nchw(dout), _nchw(source), *window, dev.cube,
-                  _nchw(grad))
-        return grad if source is x else _cropped(dev, grad, _pads(prim, x.shape[2:])[1],
+        dev.aclnn(f"AvgPool{x.ndim - 2}dBackward", _pooled(dout), _pooled(source), *window,
+                  *_cube(dev, x), _pooled(grad))
+        return grad if source is x else _cropped(dev, grad, _pool_pads(prim, x.shape[2:])[1],
                                                  x.shape[2:])
 
     return kernel
 
 
 def _max_pool(prim: Any, dev: AscendDevice) -> Any:
-    return lambda x: _max_pool_with_mask(prim, dev, x)[0]
+    return lambda x: _max_pool_indexed(prim, dev, x)[0]
 
 
 def _max_pool_grad(prim: Any, dev: AscendDevice) -> Any:
     def kernel(x: DeviceArray, y: DeviceArray, dout: DeviceArray) -> DeviceArray:
-        _, mask, window, source = _max_pool_with_mask(prim, dev, x)
+        _, where, window, source = _max_pool_indexed(prim, dev, x)
         grad = dev.empty(source.shape, dout.dtype)
-        dev.aclnn("MaxPool2dWithMaskBackward", _nchw(dout), _nchw(source), mask, *window,
-                  _nchw(grad))
-        return grad if source is x else _cropped(dev, grad, _pads(prim, x.shape[2:])[1],
+        op = "MaxPool2dWithMaskBackward" if x.ndim == 4 else "MaxPool3dWithArgmaxBackward"
+        dev.aclnn(op, _pooled(dout), _pooled(source), where, *window, _pooled(grad))
+        return grad if source is x else _cropped(dev, grad, _pool_pads(prim, x.shape[2:])[1],
                                                  x.shape[2:])
 
     return kernel
@@ -348,12 +387,21 @@ KERNELS = {
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_softmax_ce,
     "BiasAdd": _bias_add,
     "BiasAddGrad": _bias_add_grad,
-    "Conv2D": _conv2d,
-    "Conv2DBackpropInput": _conv2d_backprop_input,
-    "Conv2DTranspose": _conv2d_backprop_input,
-    "Conv2DBackpropFilter": _conv2d_backprop_filter,
+    "Conv2D": _conv,
+    "Conv2DBackpropInput": _conv_backprop_input,
+    "Conv2DTranspose": _conv_backprop_input,
+    "Conv2DBackpropFilter": _conv_backprop_filter,
+    "Conv3D": _conv,
+    "Conv3DBackpropInput": _swapped(_conv_backprop_input),
+    "Conv3DTranspose": lambda prim, dev: _swapped(_conv_backprop_input)(
+        prim.as_backprop_input(), dev),
+    "Conv3DBackpropFilter": _swapped(_conv_backprop_filter),
     "AvgPool": _avg_pool,
     "AvgPoolGrad": _avg_pool_grad,
     "MaxPool": _max_pool,
     "MaxPoolGrad": _max_pool_grad,
+    "AvgPool3D": _avg_pool,
+    "AvgPool3DGrad": _avg_pool_grad,
+    "MaxPool3D": _max_pool,
+    "MaxPool3DGrad": _max_pool_grad,
 }

@@ -1,7 +1,8 @@
 """Sparse and segmented gathers and scatters composed of aclnnGatherV2, aclnnIndexPutImpl and
 elementwise operators: SparseToDense, SparseTensorDenseMatmul (rows of the dense operand
-scaled by the values and accumulated, for every dtype), EmbeddingLookup and
-UnsortedSegmentSum (ids outside the table or the segments give zeros / are dropped)."""
+scaled by the values and accumulated, for every dtype), EmbeddingLookup,
+UnsortedSegmentSum (ids outside the table or the segments give zeros / are dropped) and
+UnsortedSegmentMax/Min/Prod (each segment's selection of the rows reduced)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from ember_ascend.device import (
     transposed,
     view,
 )
-from ember_ascend.kernels.scatter import columns
+from ember_ascend.kernels.scatter import columns, reduce_slots
 
 
 def _op(dev: AscendDevice, op: str, shape: tuple[int, ...], dtype: Any, *args: Any) -> Any:
@@ -98,7 +99,23 @@ def _unsorted_segment_sum(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _unsorted_segment(reduce: str) -> Any:
+    """UnsortedSegmentMax/Min/Prod: each segment's rows reduced (ids naming no segment drop
+    out, an empty segment holds the reduction's identity)."""
+    def factory(prim: Any, dev: AscendDevice) -> Any:
+        def kernel(x: DeviceArray, segment_ids: DeviceArray, num_segments: int) -> DeviceArray:
+            return reduce_slots(dev, reduce, segment_ids, x,
+                                (num_segments, *x.shape[segment_ids.ndim:]))
+
+        return kernel
+
+    return factory
+
+
 KERNELS = {
+    "UnsortedSegmentMax": _unsorted_segment("Amax"),
+    "UnsortedSegmentMin": _unsorted_segment("Amin"),
+    "UnsortedSegmentProd": _unsorted_segment("ProdDim"),
     "SparseToDense": _sparse_to_dense,
     "SparseTensorDenseMatmul": _sparse_tensor_dense_matmul,
     "EmbeddingLookup": _embedding_lookup,
