@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import weakref
 from types import SimpleNamespace
 
 import numpy as np
@@ -53,6 +54,10 @@ def _crop(xp, pads, spatial):
 
 
 # -- convolution ----------------------------------------------------------------------------
+#: (id of the input, geometry) -> (weak reference to the input, its blocks' columns), at most
+#: ``_KEPT_COLUMNS`` of them (a ResNet's training step needs ten)
+_RECENT_COLUMNS: dict = {}
+_KEPT_COLUMNS = 32
 #: bytes of columns made at a time: they stay in the core's L2 cache from their copy to their
 #: GEMM, where a whole batch's columns (tens of MiB for a ResNet layer) would go through DRAM
 _BLOCK_BYTES = 1 << 21
@@ -93,19 +98,41 @@ class _ConvPlan:
         np.copyto(cols, view)
         return cols.reshape(*self.w_shape[::2], -1)
 
+    def blocks_of(self, x, keep):
+        """(start, stop, columns) for each block of images of ``x``. With ``keep``, the
+        columns of the most recent inputs are kept while the input array lives (dropped when it
+        goes), so that a training step's filter gradient finds its forward pass's."""
+        key = (id(x), self.x_shape, self.w_shape, self.kernel, self.stride, self.dilation,
+               self.pads)
+        recent = _RECENT_COLUMNS.get(key)
+        if recent is not None and recent[0]() is x:
+            yield from recent[1]
+            return
+        xp, made = _pad(x, self.pads), []
+        for start, stop in self.blocks:
+            block = start, stop, self.columns(xp, start, stop)
+            if keep:
+                made.append(block)
+            yield block
+        if keep:
+            forget = functools.partial(_RECENT_COLUMNS.pop, key, None)
+            _RECENT_COLUMNS[key] = (weakref.ref(x, lambda _: forget()), made)
+            while len(_RECENT_COLUMNS) > _KEPT_COLUMNS:
+                del _RECENT_COLUMNS[next(iter(_RECENT_COLUMNS))]
+
     def rows(self, dout, start, stop):
         """Images ``start:stop`` of an output gradient as (group, O / group, images * pixels)."""
         block = dout[start:stop].reshape(stop - start, *self.w_shape[:2], -1)
         return block[0] if stop - start == 1 else (
             np.ascontiguousarray(block.transpose(1, 2, 0, 3)).reshape(*self.w_shape[:2], -1))
 
-    def forward(self, x, w):
-        xp, wt = _pad(x, self.pads), w.reshape(self.w_shape).swapaxes(1, 2)
+    def forward(self, x, w, keep=True):
+        wt = w.reshape(self.w_shape).swapaxes(1, 2)
         out = np.empty(self.out_shape, dtype=np.result_type(x, w))
         group, per_group, _ = self.w_shape
-        for start, stop in self.blocks:
+        for start, stop, cols in self.blocks_of(x, keep):
             # pixels x channels: BLAS runs it up to 1.4x as fast as channels x pixels
-            y = np.matmul(self.columns(xp, start, stop).swapaxes(1, 2), wt)
+            y = np.matmul(cols.swapaxes(1, 2), wt)
             out[start:stop] = y.reshape(group, stop - start, -1, per_group).transpose(
                 1, 0, 3, 2).reshape(stop - start, *out.shape[1:])
         return out
@@ -123,14 +150,14 @@ class _ConvPlan:
         return _crop(dxp, self.pads, self.x_shape[2:])
 
     def filter_gradient(self, dout, x):
-        xp, (group, per_group, rows) = _pad(x, self.pads), self.w_shape
+        group, per_group, rows = self.w_shape
         dw = np.zeros((group, rows, per_group), dtype=np.result_type(dout, x))
-        for start, stop in self.blocks:
+        for start, stop, cols in self.blocks_of(x, keep=False):
             # per image columns @ dout^T, summed: BLAS runs this orientation up to twice as
             # fast as dout @ columns^T when the output channels are few
-            cols = self.columns(xp, start, stop).reshape(group, rows, stop - start, -1)
+            cols = cols.reshape(group, rows, stop - start, -1).transpose(2, 0, 1, 3)
             d = dout[start:stop].reshape(stop - start, group, per_group, -1)
-            dw += np.matmul(cols.transpose(2, 0, 1, 3), d.swapaxes(2, 3)).sum(axis=0)
+            dw += np.matmul(cols, d.swapaxes(2, 3)).sum(axis=0)
         return dw.transpose(0, 2, 1)
 
 
@@ -175,7 +202,7 @@ def _conv_backprop_input(prim):
         if q is None:
             return plan(tuple(input_size)).image(dout, w)
         q, flip = q
-        return q.forward(dout, w.swapaxes(0, 1)[flip])
+        return q.forward(dout, w.swapaxes(0, 1)[flip], keep=False)
 
     return kernel
 
