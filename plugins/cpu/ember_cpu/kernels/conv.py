@@ -19,6 +19,8 @@ from types import SimpleNamespace
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from ember_cpu import threads
+
 
 # -- windows: shared by convolutions and pools ----------------------------------------------
 def _pad(x, pads, fill=0):
@@ -98,27 +100,32 @@ class _ConvPlan:
         np.copyto(cols, view)
         return cols.reshape(*self.w_shape[::2], -1)
 
-    def blocks_of(self, x, keep):
-        """(start, stop, columns) for each block of images of ``x``. With ``keep``, the
-        columns of the most recent inputs are kept while the input array lives (dropped when it
-        goes), so that a training step's filter gradient finds its forward pass's."""
+    def columns_of(self, x, keep):
+        """(``columns(i)``: the columns of block ``i`` of ``x``, ``done()``). With ``keep``,
+        ``done`` keeps the columns of the most recent inputs while the input array lives
+        (dropped when it goes), so that a training step's filter gradient finds its forward
+        pass's."""
         key = (id(x), self.x_shape, self.w_shape, self.kernel, self.stride, self.dilation,
                self.pads)
         recent = _RECENT_COLUMNS.get(key)
         if recent is not None and recent[0]() is x:
-            yield from recent[1]
-            return
-        xp, made = _pad(x, self.pads), []
-        for start, stop in self.blocks:
-            block = start, stop, self.columns(xp, start, stop)
+            return recent[1].__getitem__, lambda: None
+        xp, made = _pad(x, self.pads), [None] * len(self.blocks)
+
+        def columns(i):
+            cols = self.columns(xp, *self.blocks[i])
             if keep:
-                made.append(block)
-            yield block
-        if keep:
-            forget = functools.partial(_RECENT_COLUMNS.pop, key, None)
-            _RECENT_COLUMNS[key] = (weakref.ref(x, lambda _: forget()), made)
-            while len(_RECENT_COLUMNS) > _KEPT_COLUMNS:
-                del _RECENT_COLUMNS[next(iter(_RECENT_COLUMNS))]
+                made[i] = cols
+            return cols
+
+        def done():
+            if keep:
+                forget = functools.partial(_RECENT_COLUMNS.pop, key, None)
+                _RECENT_COLUMNS[key] = (weakref.ref(x, lambda _: forget()), made)
+                while len(_RECENT_COLUMNS) > _KEPT_COLUMNS:
+                    del _RECENT_COLUMNS[next(iter(_RECENT_COLUMNS))]
+
+        return columns, done
 
     def rows(self, dout, start, stop):
         """Images ``start:stop`` of an output gradient as (group, O / group, images * pixels)."""
@@ -130,34 +137,51 @@ class _ConvPlan:
         wt = w.reshape(self.w_shape).swapaxes(1, 2)
         out = np.empty(self.out_shape, dtype=np.result_type(x, w))
         group, per_group, _ = self.w_shape
-        for start, stop, cols in self.blocks_of(x, keep):
+        columns, done = self.columns_of(x, keep)
+
+        def block(i):
+            start, stop = self.blocks[i]
             # pixels x channels: BLAS runs it up to 1.4x as fast as channels x pixels
-            y = np.matmul(cols.swapaxes(1, 2), wt)
+            y = np.matmul(columns(i).swapaxes(1, 2), wt)
             out[start:stop] = y.reshape(group, stop - start, -1, per_group).transpose(
                 1, 0, 3, 2).reshape(stop - start, *out.shape[1:])
+
+        threads.each(block, len(self.blocks))
+        done()
         return out
 
     def image(self, dout, w):
         """col2im: the input gradient, each block's columns summed back into its images."""
         dxp = np.zeros(self.padded_shape, dtype=np.result_type(dout, w))
         wt, c = w.reshape(self.w_shape).transpose(0, 2, 1), self.x_shape[1]
-        for start, stop in self.blocks:
+
+        def block(i):
+            start, stop = self.blocks[i]
             cols = np.matmul(wt, self.rows(dout, start, stop)).reshape(
                 c, len(self.taps), stop - start, *self.out)
             target = dxp[start:stop].swapaxes(0, 1)
             for k, window in enumerate(self.taps):
                 target[(slice(None), slice(None), *window)] += cols[:, k]
+
+        threads.each(block, len(self.blocks))
         return _crop(dxp, self.pads, self.x_shape[2:])
 
     def filter_gradient(self, dout, x):
         group, per_group, rows = self.w_shape
-        dw = np.zeros((group, rows, per_group), dtype=np.result_type(dout, x))
-        for start, stop, cols in self.blocks_of(x, keep=False):
+        columns, _ = self.columns_of(x, keep=False)
+        parts = [None] * len(self.blocks)
+
+        def block(i):
+            start, stop = self.blocks[i]
             # per image columns @ dout^T, summed: BLAS runs this orientation up to twice as
             # fast as dout @ columns^T when the output channels are few
-            cols = cols.reshape(group, rows, stop - start, -1).transpose(2, 0, 1, 3)
+            cols = columns(i).reshape(group, rows, stop - start, -1).transpose(2, 0, 1, 3)
             d = dout[start:stop].reshape(stop - start, group, per_group, -1)
-            dw += np.matmul(cols, d.swapaxes(2, 3)).sum(axis=0)
+            parts[i] = np.matmul(cols, d.swapaxes(2, 3)).sum(axis=0)
+
+        threads.each(block, len(self.blocks))
+        dw = functools.reduce(np.add, parts, np.zeros((group, rows, per_group),
+                                                      dtype=np.result_type(dout, x)))
         return dw.transpose(0, 2, 1)
 
 
