@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 _ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 
@@ -54,6 +54,9 @@ def each(run: Callable[[int], object], blocks: int) -> None:
 
     with blas.limit(limits=1, user_api="blas"):
         others = [pool.submit(share, t) for t in range(1, threads)]
-        share(0)
+        try:
+            share(0)
+        finally:  # no block still writes once this returns or raises
+            wait(others)
         for future in others:
             future.result()
