@@ -89,18 +89,18 @@ class _ConvPlan:
 
     def columns(self, xp, start, stop):
         """im2col of images ``start:stop`` of the padded input: every output pixel's window,
-        as (group, C / group * taps, images * pixels)."""
+        as (images, group, C / group * taps, pixels)."""
         rank = len(self.kernel)
         spans = tuple((k - 1) * d + 1 for k, d in zip(self.kernel, self.dilation))
         view = sliding_window_view(xp[start:stop], spans, axis=tuple(range(2, 2 + rank)))
         view = view[(slice(None), slice(None),
                      *(slice(None, (o - 1) * s + 1, s) for o, s in zip(self.out, self.stride)),
                      *(slice(None, None, d) for d in self.dilation))]
-        # (images, C, *out, *kernel) -> (C, *kernel, images, *out)
-        view = view.transpose(1, *range(2 + rank, 2 + 2 * rank), 0, *range(2, 2 + rank))
+        # (images, C, *out, *kernel) -> (images, C, *kernel, *out)
+        view = view.transpose(0, 1, *range(2 + rank, 2 + 2 * rank), *range(2, 2 + rank))
         cols = np.empty(view.shape, dtype=xp.dtype)
         np.copyto(cols, view)
-        return cols.reshape(*self.w_shape[::2], -1)
+        return cols.reshape(stop - start, *self.w_shape[::2], -1)
 
     def columns_of(self, x, keep):
         """(``columns(i)``: the columns of block ``i`` of ``x``, ``done()``). With ``keep``,
@@ -132,7 +132,7 @@ class _ConvPlan:
     def forward(self, x, w, keep=True):
         wm = w.reshape(self.w_shape)
         out = np.empty(self.out_shape, dtype=np.result_type(x, w))
-        group, per_group, rows = self.w_shape
+        group, per_group, _ = self.w_shape
         columns, done = self.columns_of(x, keep)
         # pixels x channels, from 16 output channels a group: BLAS runs it up to 1.4x as fast
         # as channels x pixels there, and up to 1.7x slower with LeNet's 6
@@ -140,14 +140,12 @@ class _ConvPlan:
 
         def block(i):
             start, stop = self.blocks[i]
+            target = out[start:stop].reshape(stop - start, group, per_group, -1)
             if pixels_first:
-                y = np.matmul(columns(i).swapaxes(1, 2), wm.swapaxes(1, 2)).swapaxes(1, 2)
-                out[start:stop].reshape(stop - start, group, per_group, -1)[...] = y.reshape(
-                    group, per_group, stop - start, -1).transpose(2, 0, 1, 3)
-            else:  # per image, straight into the output
-                cols = columns(i).reshape(group, rows, stop - start, -1).transpose(2, 0, 1, 3)
-                np.matmul(wm, cols, out=out[start:stop].reshape(stop - start, group, per_group,
-                                                                -1))
+                target[...] = np.matmul(columns(i).swapaxes(2, 3), wm.swapaxes(1, 2)).swapaxes(
+                    2, 3)
+            else:  # straight into the output
+                np.matmul(wm, columns(i), out=target)
 
         threads.each(block, len(self.blocks))
         done()
@@ -177,9 +175,8 @@ class _ConvPlan:
             start, stop = self.blocks[i]
             # per image columns @ dout^T, summed: BLAS runs this orientation up to twice as
             # fast as dout @ columns^T when the output channels are few
-            cols = columns(i).reshape(group, rows, stop - start, -1).transpose(2, 0, 1, 3)
             d = dout[start:stop].reshape(stop - start, group, per_group, -1)
-            parts[i] = np.matmul(cols, d.swapaxes(2, 3)).sum(axis=0)
+            parts[i] = np.matmul(columns(i), d.swapaxes(2, 3)).sum(axis=0)
 
         threads.each(block, len(self.blocks))
         dw = functools.reduce(np.add, parts, np.zeros((group, rows, per_group),
