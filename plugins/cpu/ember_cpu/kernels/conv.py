@@ -1,7 +1,8 @@
 """Convolution and pooling kernels on NumPy, for 2-D (NCHW) and 3-D (NCDHW) images alike.
 
-Convolutions run as im2col and GEMMs a block of images at a time: a strided window view is
-copied into columns small enough to stay in cache for their GEMM. Their input gradient is, for
+Convolutions run as im2col and per-image GEMMs a block of images at a time (the blocks shared
+among ``ember_cpu.threads``): a strided window view is copied into columns that stay in cache
+for their GEMM when nothing keeps them. Their input gradient is, for
 stride 1, the same on the padded output gradient and the flipped filter, and otherwise scatters
 the columns back with one strided add per kernel tap. Pools combine one strided slice of the
 image per window tap. Primitives give their geometry:
@@ -60,8 +61,9 @@ def _crop(xp, pads, spatial):
 #: ``_KEPT_COLUMNS`` of them (a ResNet's training step needs ten)
 _RECENT_COLUMNS: dict = {}
 _KEPT_COLUMNS = 32
-#: bytes of columns made at a time: they stay in the core's L2 cache from their copy to their
-#: GEMM, where a whole batch's columns (tens of MiB for a ResNet layer) would go through DRAM
+#: bytes of columns made at a time: a stride-1 input gradient's stay in cache from their copy to
+#: their GEMM, where a whole batch's (tens of MiB for a ResNet layer) go through DRAM; 1 MiB was
+#: slower in the ResNet step, 8 MiB no faster
 _BLOCK_BYTES = 1 << 21
 
 
