@@ -2,10 +2,10 @@
 
 Convolutions run as im2col and per-image GEMMs a block of images at a time (the blocks shared
 among ``ember_cpu.threads``): a strided window view is copied into columns that stay in cache
-for their GEMM when nothing keeps them. Their input gradient is, for
-stride 1, the same on the padded output gradient and the flipped filter, and otherwise scatters
-the columns back with one strided add per kernel tap. Pools combine one strided slice of the
-image per window tap. Primitives give their geometry:
+for their GEMM when nothing keeps them. Their input gradient is, for stride 1, the same on the
+padded output gradient and the flipped filter, and otherwise scatters the columns back with one
+strided add per kernel tap. Pools combine one strided slice of the image per window tap.
+Primitives give their geometry:
 ``geometry(spatial)`` -> (padding (before, after) per spatial axis, flattened; output size).
 """
 
