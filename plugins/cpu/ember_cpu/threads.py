@@ -1,8 +1,11 @@
-"""The threads of the CPU kernels that split their work into blocks (the convolutions).
+"""The threads of the CPU kernels that split their work into blocks (convolutions, large
+matrix products).
 
 NumPy releases the GIL inside BLAS calls and array copies, so the blocks of one kernel run on
-several cores from a small pool of Python threads, each block's matrix product on one BLAS
-thread. The count is what the BLAS itself reads: ``OMP_NUM_THREADS`` (or
+several cores from a small pool of Python threads. The CPU executors hold NumPy's BLAS to one
+thread (``hold_blas``): a kernel too small to split runs on one core, where two-thread BLAS
+calls on a loaded machine measured 10x slower (LeNet-5's step, batch 32: 25 ms against 2.5).
+The count is what the BLAS itself reads: ``OMP_NUM_THREADS`` (or
 ``OPENBLAS_NUM_THREADS``), else the cores this process may run on; ``1`` runs every block in
 the calling thread. Pool threads block on a queue while they wait, where BLAS threads spin: on a
 machine whose cores are busy with other work this costs little.
@@ -31,32 +34,35 @@ def count() -> int:
 
 
 @functools.cache
-def _pool() -> tuple[ThreadPoolExecutor, object]:
-    from threadpoolctl import ThreadpoolController
+def _pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(count() - 1, thread_name_prefix="ember-cpu")
 
-    return (ThreadPoolExecutor(count() - 1, thread_name_prefix="ember-cpu"),
-            ThreadpoolController())
+
+@functools.cache
+def hold_blas() -> None:
+    """Hold NumPy's BLAS to one thread for the rest of the process (once)."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")
 
 
 def each(run: Callable[[int], object], blocks: int) -> None:
     """``run(i)`` for every block ``i`` in ``range(blocks)``: shared round-robin between the
-    calling thread and the pool's, with the BLAS held to one thread meanwhile."""
+    calling thread and the pool's."""
     threads = min(count(), blocks)
     if threads <= 1:
         for i in range(blocks):
             run(i)
         return
-    pool, blas = _pool()
 
     def share(first: int) -> None:
         for i in range(first, blocks, threads):
             run(i)
 
-    with blas.limit(limits=1, user_api="blas"):
-        others = [pool.submit(share, t) for t in range(1, threads)]
-        try:
-            share(0)
-        finally:  # no block still writes once this returns or raises
-            wait(others)
-        for future in others:
-            future.result()
+    others = [_pool().submit(share, t) for t in range(1, threads)]
+    try:
+        share(0)
+    finally:  # no block still writes once this returns or raises
+        wait(others)
+    for future in others:
+        future.result()

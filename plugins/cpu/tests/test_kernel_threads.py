@@ -8,9 +8,10 @@ import threading
 import numpy as np
 import pytest
 
-from ember.ops.operations import nn_ops
+from ember.ops.operations import math_ops, nn_ops
 from ember_cpu import threads
 from ember_cpu.kernels import KERNELS, conv
+from ember_cpu.kernels import math as math_kernels
 
 
 @pytest.fixture
@@ -87,3 +88,22 @@ def test_convolutions_give_the_same_values_on_two_threads(fresh):
         results.append([KERNELS[name](prim)(*inputs) for name, prim, inputs in calls])
     for one, two in zip(*results):
         np.testing.assert_allclose(two, one, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("transpose_a, transpose_b", [(False, False), (True, False),
+                                                      (False, True), (True, True)])
+def test_matrix_products_split_on_two_threads(fresh, transpose_a, transpose_b):
+    fresh.setenv("OMP_NUM_THREADS", "2")
+    fresh.setattr(math_kernels, "_SPLIT_MACS", 1)
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((9, 7)), rng.standard_normal((7, 5))
+    a, b = (x.T.copy() if transpose_a else x), (y.T.copy() if transpose_b else y)
+    prim = math_ops.MatMul(transpose_a=transpose_a, transpose_b=transpose_b)
+    np.testing.assert_allclose(KERNELS["MatMul"](prim)(a, b), x @ y, rtol=1e-12)
+
+
+def test_the_executors_hold_the_blas_to_one_thread():
+    from threadpoolctl import threadpool_info
+
+    threads.hold_blas()
+    assert {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"} <= {1}
