@@ -80,7 +80,7 @@ class _ConvPlan:
         self.x_shape = tuple(x_shape)
         self.padded_shape = _padded(x_shape, self.pads)
         taps, pixels = math.prod(self.kernel), math.prod(self.out)
-        # weight: (group, O / group, C / group * taps); columns: (group, same, images * pixels)
+        # weight: (group, O / group, C / group * taps); columns: (images, group, same, pixels)
         self.w_shape = (self.group, prim.out_channel // self.group, c // self.group * taps)
         self.out_shape = (n, prim.out_channel, *self.out)
         self.taps = _taps(self.kernel, self.stride, self.dilation, self.out)
