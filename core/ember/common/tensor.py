@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -115,7 +116,7 @@ class Tensor:
 
     @property
     def size(self) -> int:
-        return int(np.prod(self._shape, dtype=np.int64))
+        return math.prod(self._shape)
 
     @property
     def itemsize(self) -> int:

@@ -20,8 +20,10 @@ def ember_eager_executor(device_target: str, context: dict) -> object | None:
         return None
     from ember_cpu.executor import NumpyExecutor
     from ember_cpu.memory import keep_freed_memory
+    from ember_cpu.threads import hold_blas
 
     keep_freed_memory()
+    hold_blas()
     return NumpyExecutor()
 
 
@@ -31,8 +33,10 @@ def ember_graph_executor(device_target: str, context: dict) -> object | None:
         return None
     from ember_cpu.graph import GraphExecutor
     from ember_cpu.memory import keep_freed_memory
+    from ember_cpu.threads import hold_blas
 
     keep_freed_memory()
+    hold_blas()
     return GraphExecutor()
 
 

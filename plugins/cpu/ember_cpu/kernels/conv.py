@@ -1,9 +1,11 @@
 """Convolution and pooling kernels on NumPy, for 2-D (NCHW) and 3-D (NCDHW) images alike.
 
-Convolutions run as im2col (a strided window view, copied once) and one batched matrix product;
-their input gradient is, for stride 1, the same on the padded output gradient and the flipped
-filter, and otherwise scatters the columns back with one strided add per kernel tap. Pools
-combine one strided slice of the image per window tap. Primitives give their geometry:
+Convolutions run as im2col and per-image GEMMs a block of images at a time (the blocks shared
+among ``ember_cpu.threads``): a strided window view is copied into columns that stay in cache
+for their GEMM when nothing keeps them. Their input gradient is, for stride 1, the same on the
+padded output gradient and the flipped filter, and otherwise scatters the columns back with one
+strided add per kernel tap. Pools combine one strided slice of the image per window tap.
+Primitives give their geometry:
 ``geometry(spatial)`` -> (padding (before, after) per spatial axis, flattened; output size).
 """
 
@@ -17,6 +19,8 @@ from types import SimpleNamespace
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
+
+from ember_cpu import threads
 
 
 # -- windows: shared by convolutions and pools ----------------------------------------------
@@ -53,14 +57,19 @@ def _crop(xp, pads, spatial):
 
 
 # -- convolution ----------------------------------------------------------------------------
-#: (id of the input, geometry) -> (weak reference to the input, its columns), at most
+#: (id of the input, geometry) -> (weak reference to the input, its blocks' columns), at most
 #: ``_KEPT_COLUMNS`` of them (a ResNet's training step needs ten)
 _RECENT_COLUMNS: dict = {}
 _KEPT_COLUMNS = 32
+#: bytes of columns made at a time: a stride-1 input gradient's stay in cache from their copy to
+#: their GEMM, where a whole batch's (tens of MiB for a ResNet layer) go through DRAM; 1 MiB was
+#: slower in the ResNet step, 8 MiB no faster
+_BLOCK_BYTES = 1 << 21
 
 
 class _ConvPlan:
-    """A convolution's numbers for one input size: padding, output size, matrix shapes."""
+    """A convolution's numbers for one input size: padding, output size, matrix shapes, and
+    the blocks of images whose columns are made and multiplied at once."""
 
     def __init__(self, prim, x_shape):
         n, c, *spatial = x_shape
@@ -70,50 +79,104 @@ class _ConvPlan:
         self.group = prim.group
         self.x_shape = tuple(x_shape)
         self.padded_shape = _padded(x_shape, self.pads)
-        taps = math.prod(self.kernel)
-        # columns: (N, group, C / group * taps, output pixels); weight: (group, O / group, same)
-        self.cols_shape = (n, self.group, c // self.group * taps, math.prod(self.out))
-        self.w_shape = (self.group, prim.out_channel // self.group, self.cols_shape[2])
-        self.dout_shape = (n, self.group, self.w_shape[1], self.cols_shape[3])
+        taps, pixels = math.prod(self.kernel), math.prod(self.out)
+        # weight: (group, O / group, C / group * taps); columns: (images, group, same, pixels)
+        self.w_shape = (self.group, prim.out_channel // self.group, c // self.group * taps)
         self.out_shape = (n, prim.out_channel, *self.out)
         self.taps = _taps(self.kernel, self.stride, self.dilation, self.out)
+        # blocks of equal size, at least one a thread (none for an empty batch)
+        count = max(-(-n * c * taps * pixels * 4 // _BLOCK_BYTES), min(n, threads.count()))
+        bounds = [n * i // max(count, 1) for i in range(count + 1)]
+        self.blocks = list(zip(bounds[:-1], bounds[1:]))
 
-    def columns(self, x):
-        """im2col: every output pixel's window, as (N, group, C / group * taps, pixels).
-
-        The forward pass and the filter gradient of a training step ask for the same columns:
-        the most recent ones are kept while their input array lives (dropped when it goes, so
-        a step's convolutions all find theirs), and computed once."""
-        key = (id(x), self.cols_shape, self.kernel, self.stride, self.dilation, self.pads)
-        recent = _RECENT_COLUMNS.get(key)
-        if recent is not None and recent[0]() is x:
-            return recent[1]
-        cols = self._columns(x)
-        forget = functools.partial(_RECENT_COLUMNS.pop, key, None)
-        _RECENT_COLUMNS[key] = (weakref.ref(x, lambda _: forget()), cols)
-        while len(_RECENT_COLUMNS) > _KEPT_COLUMNS:
-            del _RECENT_COLUMNS[next(iter(_RECENT_COLUMNS))]
-        return cols
-
-    def _columns(self, x):
+    def columns(self, xp, start, stop):
+        """im2col of images ``start:stop`` of the padded input: every output pixel's window,
+        as (images, group, C / group * taps, pixels)."""
         rank = len(self.kernel)
         spans = tuple((k - 1) * d + 1 for k, d in zip(self.kernel, self.dilation))
-        view = sliding_window_view(_pad(x, self.pads), spans, axis=tuple(range(2, 2 + rank)))
+        view = sliding_window_view(xp[start:stop], spans, axis=tuple(range(2, 2 + rank)))
         view = view[(slice(None), slice(None),
                      *(slice(None, (o - 1) * s + 1, s) for o, s in zip(self.out, self.stride)),
                      *(slice(None, None, d) for d in self.dilation))]
-        # (N, C, *out, *kernel) -> (N, C, *kernel, *out)
-        order = (0, 1, *range(2 + rank, 2 + 2 * rank), *range(2, 2 + rank))
-        return view.transpose(order).reshape(self.cols_shape)
+        # (images, C, *out, *kernel) -> (images, C, *kernel, *out)
+        view = view.transpose(0, 1, *range(2 + rank, 2 + 2 * rank), *range(2, 2 + rank))
+        cols = np.empty(view.shape, dtype=xp.dtype)
+        np.copyto(cols, view)
+        return cols.reshape(stop - start, *self.w_shape[::2], -1)
 
-    def image(self, cols):
-        """col2im: the columns summed back into an image of the input's shape."""
-        n, c = self.x_shape[:2]
-        cols = cols.reshape(n, c, math.prod(self.kernel), *self.out)
-        xp = np.zeros(self.padded_shape, dtype=cols.dtype)
-        for k, window in enumerate(self.taps):
-            xp[(slice(None), slice(None), *window)] += cols[:, :, k]
-        return _crop(xp, self.pads, self.x_shape[2:])
+    def columns_of(self, x, keep):
+        """(``columns(i)``: the columns of block ``i`` of ``x``, ``done()``). With ``keep``,
+        ``done`` keeps the columns of the most recent inputs while the input array lives
+        (dropped when it goes), so that a training step's filter gradient finds its forward
+        pass's."""
+        key = (id(x), self.x_shape, self.w_shape, self.kernel, self.stride, self.dilation,
+               self.pads)
+        recent = _RECENT_COLUMNS.get(key)
+        if recent is not None and recent[0]() is x:
+            return recent[1].__getitem__, lambda: None
+        xp, made = _pad(x, self.pads), [None] * len(self.blocks)
+
+        def columns(i):
+            cols = self.columns(xp, *self.blocks[i])
+            if keep:
+                made[i] = cols
+            return cols
+
+        def done():
+            if keep:
+                forget = functools.partial(_RECENT_COLUMNS.pop, key, None)
+                _RECENT_COLUMNS[key] = (weakref.ref(x, lambda _: forget()), made)
+                while len(_RECENT_COLUMNS) > _KEPT_COLUMNS:
+                    del _RECENT_COLUMNS[next(iter(_RECENT_COLUMNS))]
+
+        return columns, done
+
+    def forward(self, x, w, keep=True):
+        wm = w.reshape(self.w_shape)
+        out = np.empty(self.out_shape, dtype=np.result_type(x, w))
+        group, per_group, _ = self.w_shape
+        columns, done = self.columns_of(x, keep)
+
+        def block(i):
+            start, stop = self.blocks[i]
+            np.matmul(wm, columns(i), out=out[start:stop].reshape(
+                stop - start, group, per_group, -1))
+
+        threads.each(block, len(self.blocks))
+        done()
+        return out
+
+    def image(self, dout, w):
+        """col2im: the input gradient, each block's columns summed back into its images."""
+        dxp = np.zeros(self.padded_shape, dtype=np.result_type(dout, w))
+        wt, c = w.reshape(self.w_shape).transpose(0, 2, 1), self.x_shape[1]
+
+        def block(i):
+            start, stop = self.blocks[i]
+            d = dout[start:stop].reshape(stop - start, *self.w_shape[:2], -1)
+            cols = np.matmul(wt, d).reshape(stop - start, c, len(self.taps), *self.out)
+            for k, window in enumerate(self.taps):
+                dxp[(slice(start, stop), slice(None), *window)] += cols[:, :, k]
+
+        threads.each(block, len(self.blocks))
+        return _crop(dxp, self.pads, self.x_shape[2:])
+
+    def filter_gradient(self, dout, x):
+        group, per_group, rows = self.w_shape
+        columns, _ = self.columns_of(x, keep=False)
+        parts = [None] * len(self.blocks)
+
+        def block(i):
+            start, stop = self.blocks[i]
+            # per image columns @ dout^T, summed: BLAS runs this orientation up to twice as
+            # fast as dout @ columns^T when the output channels are few
+            d = dout[start:stop].reshape(stop - start, group, per_group, -1)
+            parts[i] = np.matmul(columns(i), d.swapaxes(2, 3)).sum(axis=0)
+
+        threads.each(block, len(self.blocks))
+        dw = functools.reduce(np.add, parts, np.zeros((group, rows, per_group),
+                                                      dtype=np.result_type(dout, x)))
+        return dw.transpose(0, 2, 1)
 
 
 def _plans(prim):
@@ -123,12 +186,7 @@ def _plans(prim):
 
 def _conv(prim):
     plan = _plans(prim)
-
-    def kernel(x, w):
-        p = plan(x.shape)
-        return np.matmul(w.reshape(p.w_shape), p.columns(x)).reshape(p.out_shape)
-
-    return kernel
+    return lambda x, w: plan(x.shape).forward(x, w)
 
 
 def _full_correlation(p):
@@ -158,28 +216,19 @@ def _conv_backprop_input(prim):
         lambda x_shape: _full_correlation(plan(x_shape)))
 
     def kernel(dout, w, input_size):
-        p, q = plan(tuple(input_size)), full(tuple(input_size))
-        if q is not None:
-            q, flip = q
-            flipped = np.ascontiguousarray(w.swapaxes(0, 1)[flip])
-            return np.matmul(flipped.reshape(q.w_shape), q._columns(dout)).reshape(q.out_shape)
-        return p.image(np.matmul(w.reshape(p.w_shape).transpose(0, 2, 1),
-                                 dout.reshape(p.dout_shape)))
+        q = full(tuple(input_size))
+        if q is None:
+            return plan(tuple(input_size)).image(dout, w)
+        q, flip = q
+        return q.forward(dout, w.swapaxes(0, 1)[flip], keep=False)
 
     return kernel
 
 
 def _conv_backprop_filter(prim):
     plan = _plans(prim)
-
-    def kernel(dout, x, filter_size):
-        p = plan(x.shape)
-        # per image columns @ dout^T, summed: BLAS runs this orientation up to twice as fast
-        # as dout @ columns^T when the output channels are few
-        dw = np.matmul(p.columns(x), dout.reshape(p.dout_shape).transpose(0, 1, 3, 2)).sum(axis=0)
-        return dw.transpose(0, 2, 1).reshape(filter_size)
-
-    return kernel
+    return lambda dout, x, filter_size: plan(x.shape).filter_gradient(dout, x).reshape(
+        filter_size)
 
 
 # -- pooling --------------------------------------------------------------------------------

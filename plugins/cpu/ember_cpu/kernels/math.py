@@ -7,6 +7,8 @@ import warnings
 
 import numpy as np
 
+from ember_cpu import threads
+
 
 def _quiet(fn):
     """``fn`` run with NumPy's floating-point warnings off: kernels whose results hold inf or
@@ -121,12 +123,24 @@ def _add_n(prim):
     return _quiet(lambda *xs: functools.reduce(np.add, xs))
 
 
+#: multiply-adds from which a matrix product is split among the kernel threads
+_SPLIT_MACS = 1 << 22
+
+
 def _matmul(prim):
     ta, tb = prim.transpose_a, prim.transpose_b
 
     @_quiet
     def kernel(x, y):
-        return np.matmul(np.swapaxes(x, -1, -2) if ta else x, np.swapaxes(y, -1, -2) if tb else y)
+        x, y = np.swapaxes(x, -1, -2) if ta else x, np.swapaxes(y, -1, -2) if tb else y
+        if x.ndim != 2 or y.ndim != 2 or x.size * y.shape[1] < _SPLIT_MACS or threads.count() < 2:
+            return np.matmul(x, y)
+        out = np.empty((x.shape[0], y.shape[1]), dtype=np.result_type(x, y))
+        # the columns of y split: each thread packs its share of the larger operand only
+        bounds = np.linspace(0, y.shape[1], threads.count() + 1).astype(int)
+        threads.each(lambda i: np.matmul(x, y[:, bounds[i]:bounds[i + 1]],
+                                         out=out[:, bounds[i]:bounds[i + 1]]), threads.count())
+        return out
 
     return kernel
 
