@@ -13,7 +13,8 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
-import os
+
+from ember_cpu._env import switched_on
 
 ENV = "EMBER_CPU_KEEP_MEMORY"
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
@@ -25,11 +26,8 @@ _TRIM_THRESHOLD = 1 * 2**30  # the heap is trimmed only when 1 GiB of it is free
 def keep_freed_memory() -> bool:
     """Apply the thresholds once; True when they are in force (False: not glibc, or
     ``EMBER_CPU_KEEP_MEMORY=0``)."""
-    setting = os.environ.get(ENV, "1")
-    if setting not in ("0", "1"):
-        raise ValueError(f"{ENV} must be 0 or 1, but got {setting!r}")
     name = ctypes.util.find_library("c")
-    if setting == "0" or name is None:
+    if not switched_on(ENV) or name is None:
         return False
     try:
         mallopt = ctypes.CDLL(name).mallopt

@@ -3,8 +3,9 @@ matrix products).
 
 NumPy releases the GIL inside BLAS calls and array copies, so the blocks of one kernel run on
 several cores from a small pool of Python threads. The CPU executors hold NumPy's BLAS to one
-thread (``hold_blas``): a kernel too small to split runs on one core, where two-thread BLAS
-calls on a loaded machine measured 10x slower (LeNet-5's step, batch 32: 25 ms against 2.5).
+thread (``hold_blas``; ``EMBER_CPU_HOLD_BLAS=0`` opts out): a kernel too small to split runs on
+one core, where two-thread BLAS calls on a loaded machine measured 10x slower (LeNet-5's step,
+batch 32: 25 ms against 2.5).
 The count is what the BLAS itself reads: ``OMP_NUM_THREADS`` (or
 ``OPENBLAS_NUM_THREADS``), else the cores this process may run on; ``1`` runs every block in
 the calling thread. Pool threads block on a queue while they wait, where BLAS threads spin: on a
@@ -18,7 +19,10 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 
+from ember_cpu._env import switched_on
+
 _ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+HOLD_ENV = "EMBER_CPU_HOLD_BLAS"
 
 
 @functools.cache
@@ -39,11 +43,15 @@ def _pool() -> ThreadPoolExecutor:
 
 
 @functools.cache
-def hold_blas() -> None:
-    """Hold NumPy's BLAS to one thread for the rest of the process (once)."""
+def hold_blas() -> bool:
+    """Hold NumPy's BLAS to one thread for the rest of the process (once); True when held
+    (False: ``EMBER_CPU_HOLD_BLAS=0`` leaves the BLAS threads as they are)."""
+    if not switched_on(HOLD_ENV):
+        return False
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=1, user_api="blas")
+    return True
 
 
 def each(run: Callable[[int], object], blocks: int) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -107,3 +109,21 @@ def test_the_executors_hold_the_blas_to_one_thread():
 
     threads.hold_blas()
     assert {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"} <= {1}
+
+
+def test_holding_the_blas_can_be_switched_off(monkeypatch):
+    script = ("from threadpoolctl import threadpool_info\n"
+              "from ember import ops, Tensor\n"
+              "ops.add(Tensor(1.0), Tensor(2.0))  # a CPU executor is made\n"
+              "print(sorted({lib['num_threads'] for lib in threadpool_info()\n"
+              "              if lib['user_api'] == 'blas'}))")
+    env = {**os.environ, "OMP_NUM_THREADS": "2"}
+    held, kept = (subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                                 env={**env, threads.HOLD_ENV: switch}, check=True).stdout
+                  for switch in ("1", "0"))
+    assert held.strip() == "[1]" and kept.strip() == "[2]", (held, kept)
+    monkeypatch.setenv(threads.HOLD_ENV, "no")
+    threads.hold_blas.cache_clear()
+    with pytest.raises(ValueError, match="EMBER_CPU_HOLD_BLAS must be 0 or 1, but got 'no'"):
+        threads.hold_blas()
+    threads.hold_blas.cache_clear()
