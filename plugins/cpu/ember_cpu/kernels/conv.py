@@ -1,11 +1,15 @@
 """Convolution and pooling kernels on NumPy, for 2-D (NCHW) and 3-D (NCDHW) images alike.
 
 Convolutions run as im2col and per-image GEMMs a block of images at a time (the blocks shared
-among ``ember_cpu.threads``): a strided window view is copied into columns that stay in cache
-for their GEMM when nothing keeps them. Their input gradient is, for stride 1, the same on the
-padded output gradient and the flipped filter, and otherwise scatters the columns back with one
-strided add per kernel tap. Pools combine one strided slice of the image per window tap.
-Primitives give their geometry:
+among ``ember_cpu.threads``), the columns staying in cache from their copy to their GEMM.
+A convolution of stride 1 works on each padded image flattened: the window of output pixel
+``q`` at kernel tap ``t`` starts at ``q + offset[t]``, so every tap's columns are one
+contiguous slice (copied at memory speed), and the GEMM computes the output on the padded
+image's rows, whose extra columns are cropped (the "wide" output). Its input gradient is the
+same on the padded output gradient and the flipped filter, or the columns' col2im: one add of
+a contiguous slice per tap. Other strides copy a strided window view and scatter the columns
+back with one strided add per tap. Pools combine one strided slice of the image per window
+tap. Primitives give their geometry:
 ``geometry(spatial)`` -> (padding (before, after) per spatial axis, flattened; output size).
 """
 
@@ -14,11 +18,10 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import weakref
 from types import SimpleNamespace
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from ember_cpu import threads
 
@@ -57,10 +60,6 @@ def _crop(xp, pads, spatial):
 
 
 # -- convolution ----------------------------------------------------------------------------
-#: (id of the input, geometry) -> (weak reference to the input, its blocks' columns), at most
-#: ``_KEPT_COLUMNS`` of them (a ResNet's training step needs ten)
-_RECENT_COLUMNS: dict = {}
-_KEPT_COLUMNS = 32
 #: bytes of columns made at a time: a stride-1 input gradient's stay in cache from their copy to
 #: their GEMM, where a whole batch's (tens of MiB for a ResNet layer) go through DRAM; 1 MiB was
 #: slower in the ResNet step, 8 MiB no faster
@@ -68,8 +67,9 @@ _BLOCK_BYTES = 1 << 21
 
 
 class _ConvPlan:
-    """A convolution's numbers for one input size: padding, output size, matrix shapes, and
-    the blocks of images whose columns are made and multiplied at once."""
+    """A convolution's numbers for one input size: padding, output size, matrix shapes, the
+    layout of its columns, and the blocks of images whose columns are made and multiplied at
+    once."""
 
     def __init__(self, prim, x_shape):
         n, c, *spatial = x_shape
@@ -79,98 +79,139 @@ class _ConvPlan:
         self.group = prim.group
         self.x_shape = tuple(x_shape)
         self.padded_shape = _padded(x_shape, self.pads)
-        taps, pixels = math.prod(self.kernel), math.prod(self.out)
+        self.flat = all(s == 1 for s in self.stride)
+        if self.flat:
+            # the output on the padded image's rows (and planes): (out[0], *padded[1:])
+            self.wide = (self.out[0], *self.padded_shape[3:])
+            steps = [math.prod(self.padded_shape[3 + i:]) for i in range(len(self.kernel))]
+            self.tap_steps = tuple(d * step for d, step in zip(self.dilation, steps))
+            self.offsets = [sum(i * step for i, step in zip(tap, self.tap_steps))
+                            for tap in itertools.product(*(range(k) for k in self.kernel))]
+            # zeros after each image, for the windows of the wide output's last columns
+            self.tail = sum((k - 1) * step for k, step in zip(self.kernel[1:],
+                                                              self.tap_steps[1:]))
+        else:
+            self.wide = tuple(self.out)
+            self.taps = _taps(self.kernel, self.stride, self.dilation, self.out)
+        self.crop = None if self.wide == tuple(self.out) else (
+            slice(None), slice(None), *(slice(0, o) for o in self.out))
+        taps, pixels = math.prod(self.kernel), math.prod(self.wide)
         # weight: (group, O / group, C / group * taps); columns: (images, group, same, pixels)
         self.w_shape = (self.group, prim.out_channel // self.group, c // self.group * taps)
         self.out_shape = (n, prim.out_channel, *self.out)
-        self.taps = _taps(self.kernel, self.stride, self.dilation, self.out)
         # blocks of equal size, at least one a thread (none for an empty batch)
         count = max(-(-n * c * taps * pixels * 4 // _BLOCK_BYTES), min(n, threads.count()))
         bounds = [n * i // max(count, 1) for i in range(count + 1)]
         self.blocks = list(zip(bounds[:-1], bounds[1:]))
 
-    def columns(self, xp, start, stop):
-        """im2col of images ``start:stop`` of the padded input: every output pixel's window,
+    def source(self, x):
+        """The input the columns are read from: padded; for stride 1, each image flattened
+        and followed by ``tail`` zeros."""
+        if not self.flat:
+            return _pad(x, self.pads)
+        n, c = self.x_shape[:2]
+        size = math.prod(self.padded_shape[2:])
+        if not any(self.pads) and not self.tail:
+            return np.ascontiguousarray(x).reshape(n, c, size)
+        xf = np.zeros((n, c, size + self.tail), dtype=x.dtype)
+        xf[:, :, :size].reshape(self.padded_shape)[_inside(self.pads, self.x_shape[2:])] = x
+        return xf
+
+    def columns(self, xs, start, stop):
+        """im2col of images ``start:stop`` of the source: every (wide) output pixel's window,
         as (images, group, C / group * taps, pixels)."""
         rank = len(self.kernel)
-        spans = tuple((k - 1) * d + 1 for k, d in zip(self.kernel, self.dilation))
-        view = sliding_window_view(xp[start:stop], spans, axis=tuple(range(2, 2 + rank)))
-        view = view[(slice(None), slice(None),
-                     *(slice(None, (o - 1) * s + 1, s) for o, s in zip(self.out, self.stride)),
-                     *(slice(None, None, d) for d in self.dilation))]
-        # (images, C, *out, *kernel) -> (images, C, *kernel, *out)
-        view = view.transpose(0, 1, *range(2 + rank, 2 + 2 * rank), *range(2, 2 + rank))
-        cols = np.empty(view.shape, dtype=xp.dtype)
-        np.copyto(cols, view)
+        if self.flat:
+            item = xs.itemsize
+            view = as_strided(xs[start:], (stop - start, self.x_shape[1], *self.kernel,
+                                           math.prod(self.wide)),
+                              (*xs.strides[:2], *(s * item for s in self.tap_steps), item))
+        else:
+            spans = tuple((k - 1) * d + 1 for k, d in zip(self.kernel, self.dilation))
+            view = sliding_window_view(xs[start:stop], spans, axis=tuple(range(2, 2 + rank)))
+            view = view[(slice(None), slice(None),
+                         *(slice(None, (o - 1) * s + 1, s) for o, s in zip(self.out,
+                                                                          self.stride)),
+                         *(slice(None, None, d) for d in self.dilation))]
+            # (images, C, *out, *kernel) -> (images, C, *kernel, *out)
+            view = view.transpose(0, 1, *range(2 + rank, 2 + 2 * rank), *range(2, 2 + rank))
+        if self.flat and len(self.offsets) == 1:
+            cols = view  # a 1x1 convolution of stride 1 reads its source as it is
+        else:
+            cols = np.empty(view.shape, dtype=xs.dtype)
+            np.copyto(cols, view)
         return cols.reshape(stop - start, *self.w_shape[::2], -1)
 
-    def columns_of(self, x, keep):
-        """(``columns(i)``: the columns of block ``i`` of ``x``, ``done()``). With ``keep``,
-        ``done`` keeps the columns of the most recent inputs while the input array lives
-        (dropped when it goes), so that a training step's filter gradient finds its forward
-        pass's."""
-        key = (id(x), self.x_shape, self.w_shape, self.kernel, self.stride, self.dilation,
-               self.pads)
-        recent = _RECENT_COLUMNS.get(key)
-        if recent is not None and recent[0]() is x:
-            return recent[1].__getitem__, lambda: None
-        xp, made = _pad(x, self.pads), [None] * len(self.blocks)
+    def columns_of(self, x):
+        """``columns(i)``: the columns of block ``i`` of ``x``, made when asked (they stay in
+        cache for their GEMM; keeping a batch's for the filter gradient measured slower)."""
+        xs = self.source(x)
+        return lambda i: self.columns(xs, *self.blocks[i])
 
-        def columns(i):
-            cols = self.columns(xp, *self.blocks[i])
-            if keep:
-                made[i] = cols
-            return cols
+    def widened(self, dout, start, stop):
+        """Images ``start:stop`` of an output gradient laid out as the wide output, as
+        (images, group, O / group, pixels): zeros in the columns the crop drops."""
+        d = dout[start:stop]
+        if self.crop is not None:
+            wide = np.zeros((stop - start, dout.shape[1], *self.wide), dtype=dout.dtype)
+            wide[self.crop] = d
+            d = wide
+        return d.reshape(stop - start, *self.w_shape[:2], -1)
 
-        def done():
-            if keep:
-                forget = functools.partial(_RECENT_COLUMNS.pop, key, None)
-                _RECENT_COLUMNS[key] = (weakref.ref(x, lambda _: forget()), made)
-                while len(_RECENT_COLUMNS) > _KEPT_COLUMNS:
-                    del _RECENT_COLUMNS[next(iter(_RECENT_COLUMNS))]
-
-        return columns, done
-
-    def forward(self, x, w, keep=True):
+    def forward(self, x, w):
         wm = w.reshape(self.w_shape)
         out = np.empty(self.out_shape, dtype=np.result_type(x, w))
-        group, per_group, _ = self.w_shape
-        columns, done = self.columns_of(x, keep)
+        columns = self.columns_of(x)
 
         def block(i):
             start, stop = self.blocks[i]
-            np.matmul(wm, columns(i), out=out[start:stop].reshape(
-                stop - start, group, per_group, -1))
+            if self.crop is None:
+                np.matmul(wm, columns(i), out=out[start:stop].reshape(
+                    stop - start, *self.w_shape[:2], -1))
+            else:
+                wide = np.matmul(wm, columns(i))
+                out[start:stop] = wide.reshape(stop - start, -1, *self.wide)[self.crop]
 
         threads.each(block, len(self.blocks))
-        done()
         return out
 
     def image(self, dout, w):
         """col2im: the input gradient, each block's columns summed back into its images."""
-        dxp = np.zeros(self.padded_shape, dtype=np.result_type(dout, w))
+        dtype = np.result_type(dout, w)
         wt, c = w.reshape(self.w_shape).transpose(0, 2, 1), self.x_shape[1]
+        if self.flat:
+            size = math.prod(self.padded_shape[2:])
+            dxs = np.zeros((self.x_shape[0], c, size + self.tail), dtype=dtype)
+            pixels = math.prod(self.wide)
+        else:
+            dxs = np.zeros(self.padded_shape, dtype=dtype)
 
         def block(i):
             start, stop = self.blocks[i]
-            d = dout[start:stop].reshape(stop - start, *self.w_shape[:2], -1)
-            cols = np.matmul(wt, d).reshape(stop - start, c, len(self.taps), *self.out)
+            cols = np.matmul(wt, self.widened(dout, start, stop))
+            if self.flat:
+                cols = cols.reshape(stop - start, c, len(self.offsets), pixels)
+                for k, offset in enumerate(self.offsets):
+                    dxs[start:stop, :, offset:offset + pixels] += cols[:, :, k]
+                return
+            cols = cols.reshape(stop - start, c, len(self.taps), *self.out)
             for k, window in enumerate(self.taps):
-                dxp[(slice(start, stop), slice(None), *window)] += cols[:, :, k]
+                dxs[(slice(start, stop), slice(None), *window)] += cols[:, :, k]
 
         threads.each(block, len(self.blocks))
-        return _crop(dxp, self.pads, self.x_shape[2:])
+        if self.flat:
+            dxs = dxs[:, :, :size].reshape(self.padded_shape)
+        return np.ascontiguousarray(_crop(dxs, self.pads, self.x_shape[2:]))
 
     def filter_gradient(self, dout, x):
         group, per_group, rows = self.w_shape
-        columns, _ = self.columns_of(x, keep=False)
+        columns = self.columns_of(x)
         parts = [None] * len(self.blocks)
 
         def block(i):
-            start, stop = self.blocks[i]
             # per image columns @ dout^T, summed: BLAS runs this orientation up to twice as
             # fast as dout @ columns^T when the output channels are few
-            d = dout[start:stop].reshape(stop - start, group, per_group, -1)
+            d = self.widened(dout, *self.blocks[i])
             parts[i] = np.matmul(columns(i), d.swapaxes(2, 3)).sum(axis=0)
 
         threads.each(block, len(self.blocks))
@@ -220,7 +261,7 @@ def _conv_backprop_input(prim):
         if q is None:
             return plan(tuple(input_size)).image(dout, w)
         q, flip = q
-        return q.forward(dout, w.swapaxes(0, 1)[flip], keep=False)
+        return q.forward(dout, w.swapaxes(0, 1)[flip])
 
     return kernel
 
