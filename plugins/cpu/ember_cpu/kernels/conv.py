@@ -99,8 +99,8 @@ class _ConvPlan:
         # weight: (group, O / group, C / group * taps); columns: (images, group, same, pixels)
         self.w_shape = (self.group, prim.out_channel // self.group, c // self.group * taps)
         self.out_shape = (n, prim.out_channel, *self.out)
-        # blocks of equal size, at least one a thread (none for an empty batch)
-        count = max(-(-n * c * taps * pixels * 4 // _BLOCK_BYTES), min(n, threads.count()))
+        # blocks of equal size, at least one a thread, at most one an image
+        count = min(n, max(-(-n * c * taps * pixels * 4 // _BLOCK_BYTES), threads.count()))
         bounds = [n * i // max(count, 1) for i in range(count + 1)]
         self.blocks = list(zip(bounds[:-1], bounds[1:]))
 
