@@ -54,6 +54,14 @@ def hold_blas() -> bool:
     return True
 
 
+def blocks(items: int, item_bytes: int, block_bytes: int) -> list[tuple[int, int]]:
+    """``range(items)`` cut into (start, stop) blocks of equal size, about ``block_bytes``
+    each (an item being ``item_bytes``): at least one a thread, at most one an item."""
+    cuts = min(items, max(-(-items * item_bytes // block_bytes), count()))
+    bounds = [items * i // max(cuts, 1) for i in range(cuts + 1)]
+    return list(zip(bounds[:-1], bounds[1:]))
+
+
 def each(run: Callable[[int], object], blocks: int) -> None:
     """``run(i)`` for every block ``i`` in ``range(blocks)``: shared round-robin between the
     calling thread and the pool's."""

@@ -99,10 +99,7 @@ class _ConvPlan:
         # weight: (group, O / group, C / group * taps); columns: (images, group, same, pixels)
         self.w_shape = (self.group, prim.out_channel // self.group, c // self.group * taps)
         self.out_shape = (n, prim.out_channel, *self.out)
-        # blocks of equal size, at least one a thread, at most one an image
-        count = min(n, max(-(-n * c * taps * pixels * 4 // _BLOCK_BYTES), threads.count()))
-        bounds = [n * i // max(count, 1) for i in range(count + 1)]
-        self.blocks = list(zip(bounds[:-1], bounds[1:]))
+        self.blocks = threads.blocks(n, c * taps * pixels * 4, _BLOCK_BYTES)
 
     def source(self, x):
         """The input the columns are read from: padded; for stride 1, each image flattened
@@ -298,16 +295,32 @@ def _at(window):
     return (slice(None), slice(None), *window)
 
 
+#: bytes of input image a pool handles at a time: its passes then stay in cache
+_POOL_BLOCK_BYTES = 1 << 20
+
+
+def _in_blocks(x, shape, run, zeros=False):
+    """A new array of ``shape`` (x's batch first) and x's dtype, filled by
+    ``run(images, out[images])`` for blocks of images shared among the threads."""
+    out = (np.zeros if zeros else np.empty)(shape, dtype=x.dtype)
+    blocks = threads.blocks(len(x), x[:1].nbytes, _POOL_BLOCK_BYTES)
+    threads.each(lambda i: run(slice(*blocks[i]), out[slice(*blocks[i])]), len(blocks))
+    return out
+
+
 def _max_pool(prim):
     plan = _pool_plan(prim)
 
     def kernel(x):
-        pads, _, taps, _ = plan(x.shape[2:])
-        xp = _pad(x, pads, -np.inf)
-        out = xp[_at(taps[0])].copy()
-        for window in taps[1:]:
-            np.maximum(out, xp[_at(window)], out=out)
-        return out
+        pads, out_size, taps, _ = plan(x.shape[2:])
+
+        def run(images, out):
+            xp = _pad(x[images], pads, -np.inf)
+            np.copyto(out, xp[_at(taps[0])])
+            for window in taps[1:]:
+                np.maximum(out, xp[_at(window)], out=out)
+
+        return _in_blocks(x, (*x.shape[:2], *out_size), run)
 
     return kernel
 
@@ -319,19 +332,24 @@ def _max_pool_grad(prim):
 
     def kernel(x, out, grad):
         pads, _, taps, _ = plan(x.shape[2:])
-        xp = _pad(x, pads, -np.inf)
-        dxp = np.zeros(xp.shape, dtype=x.dtype)
-        open_ = np.ones(out.shape, dtype=bool)  # windows whose maximum has no gradient yet
-        hit = np.empty(out.shape, dtype=bool)
-        for window in taps:  # row-major, so the first maximum of a window takes it
-            np.equal(xp[_at(window)], out, out=hit)
-            hit &= open_
-            open_ ^= hit  # (hit lies inside open_)
-            if tiled:
-                np.multiply(grad, hit, out=dxp[_at(window)])
-            else:
-                dxp[_at(window)] += grad * hit
-        return _crop(dxp, pads, x.shape[2:])
+
+        def run(images, dx):
+            xp, o, g = _pad(x[images], pads, -np.inf), out[images], grad[images]
+            dxp = np.zeros(xp.shape, dtype=x.dtype) if any(pads) else dx
+            open_ = np.ones(o.shape, dtype=bool)  # windows whose maximum has no gradient yet
+            hit = np.empty(o.shape, dtype=bool)
+            for window in taps:  # row-major, so the first maximum of a window takes it
+                np.equal(xp[_at(window)], o, out=hit)
+                hit &= open_
+                open_ ^= hit  # (hit lies inside open_)
+                if tiled:
+                    np.multiply(g, hit, out=dxp[_at(window)])
+                else:
+                    dxp[_at(window)] += g * hit
+            if dxp is not dx:
+                dx[...] = _crop(dxp, pads, x.shape[2:])
+
+        return _in_blocks(x, x.shape, run, zeros=True)
 
     return kernel
 
@@ -340,13 +358,16 @@ def _avg_pool(prim):
     plan = _pool_plan(prim)
 
     def kernel(x):
-        pads, _, taps, counts = plan(x.shape[2:])
-        xp = _pad(x, pads)
-        total = xp[_at(taps[0])].copy()
-        for window in taps[1:]:
-            total += xp[_at(window)]
-        total /= counts
-        return total
+        pads, out_size, taps, counts = plan(x.shape[2:])
+
+        def run(images, total):
+            xp = _pad(x[images], pads)
+            np.copyto(total, xp[_at(taps[0])])
+            for window in taps[1:]:
+                total += xp[_at(window)]
+            total /= counts
+
+        return _in_blocks(x, (*x.shape[:2], *out_size), run)
 
     return kernel
 
@@ -356,11 +377,16 @@ def _avg_pool_grad(prim):
 
     def kernel(x, out, grad):
         pads, _, taps, counts = plan(x.shape[2:])
-        share = (grad / counts).astype(x.dtype, copy=False)
-        dxp = np.zeros(_padded(x.shape, pads), dtype=x.dtype)
-        for window in taps:
-            dxp[_at(window)] += share
-        return _crop(dxp, pads, x.shape[2:])
+
+        def run(images, dx):
+            share = (grad[images] / counts).astype(x.dtype, copy=False)
+            dxp = np.zeros(_padded(dx.shape, pads), dtype=x.dtype) if any(pads) else dx
+            for window in taps:
+                dxp[_at(window)] += share
+            if dxp is not dx:
+                dx[...] = _crop(dxp, pads, x.shape[2:])
+
+        return _in_blocks(x, x.shape, run, zeros=True)
 
     return kernel
 
