@@ -140,11 +140,15 @@ def backward(roots: Sequence[Tensor], sens: Sequence[Tensor],
         if root._node is not None:
             accumulate(root, s)
     order = _topological(roots, stop)
+    # nothing outer can reach these nodes: each one's tensors are let go once it has run
+    # (as a compiled graph deletes each array after its last use)
+    release = not state.recording
     state.backward += 1
     try:
         for node in reversed(order):
             outs = node.outputs()
-            douts = [grads.get(id(o)) for o in outs]
+            douts = [grads.get(id(o)) if id(o) in stop else grads.pop(id(o), None)
+                     for o in outs]
             if all(d is None for d in douts):
                 continue
             if type(node.out) is tuple:
@@ -156,15 +160,22 @@ def backward(roots: Sequence[Tensor], sens: Sequence[Tensor],
             for a, g in zip(node.inputs, dins):
                 if g is not None and isinstance(a, Tensor) and a._node is not None:
                     accumulate(a, g)
+            if release:
+                _release(node)
     finally:
         state.backward -= 1
     result = [grads.get(id(t)) for t in targets]
-    if not state.recording:  # nothing outer can reach these nodes: break the cycles now
+    if release:
         for node in order:
-            for o in node.outputs():
-                o._node = None
-            node.inputs = ()
+            _release(node)
     return result
+
+
+def _release(node: Node) -> None:
+    """Break the cycles between ``node`` and its outputs, and drop its inputs."""
+    for o in node.outputs():
+        o._node = None
+    node.inputs = ()
 
 
 # -- gradients that users define: custom bprop, HookBackward, backward hooks ---------------
