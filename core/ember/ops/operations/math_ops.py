@@ -133,7 +133,8 @@ class Add(_Binary):
     """``x + y``, broadcast: ``Add()(x, y)``; Bool inputs give their logical or."""
 
     def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        return sum_to(dout, x.shape), sum_to(dout, y.shape)
+        return (sum_to(dout, x.shape) if needs_grad(x) else None,
+                sum_to(dout, y.shape) if needs_grad(y) else None)
 
 
 class Mul(_Binary):
@@ -148,7 +149,8 @@ class Sub(_Arith):
     """``x - y``, broadcast: ``Sub()(x, y)``."""
 
     def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        return sum_to(dout, x.shape), sum_to(neg(dout), y.shape)
+        return (sum_to(dout, x.shape) if needs_grad(x) else None,
+                sum_to(neg(dout), y.shape) if needs_grad(y) else None)
 
 
 class Div(_Arith):

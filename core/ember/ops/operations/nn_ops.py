@@ -369,6 +369,7 @@ class BiasAdd(Primitive):
     def __init__(self, data_format: str = "NCHW") -> None:
         super().__init__()
         self.data_format = _check_format(self.name, data_format, ("NCHW", "NHWC", "NCDHW"))
+        self._grad = BiasAddGrad(self.data_format)
 
     def _channel_axis(self, x: Tensor) -> int:
         return x.ndim - 1 if self.data_format == "NHWC" else 1
@@ -387,8 +388,7 @@ class BiasAdd(Primitive):
         return x._shape, x._dtype
 
     def bprop(self, x: Tensor, bias: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        grad = self.__dict__.setdefault("_grad", BiasAddGrad(self.data_format))
-        return dout, grad(dout)
+        return dout, self._grad(dout) if needs_grad(bias) else None
 
 
 class BiasAddGrad(Primitive):
@@ -734,12 +734,16 @@ class BatchNorm(Primitive):
               out: tuple, dout: tuple) -> tuple:
         if self.is_training:
             dx, dscale, dbias = self._grad(dout[0], x, scale, out[3], out[4])
-            return dx, dscale, dbias, F.zeros_like(mean), F.zeros_like(variance)
+            return (dx, dscale, dbias, F.zeros_like(mean) if needs_grad(mean) else None,
+                    F.zeros_like(variance) if needs_grad(variance) else None)
         dx, dscale, dbias = self._grad(dout[0], x, scale, mean, variance)
-        axes = (0, *range(2, x.ndim))
-        dmean = F.neg(F.reduce_sum(dx, axes))
-        dvariance = F.real_div(F.mul(F.mul(dscale, scale), -0.5), F.add(variance, self.epsilon))
-        return dx, dscale, dbias, _cast_to(dmean, mean.dtype), _cast_to(dvariance, mean.dtype)
+        dmean = dvariance = None
+        if needs_grad(mean):
+            dmean = _cast_to(F.neg(F.reduce_sum(dx, (0, *range(2, x.ndim)))), mean.dtype)
+        if needs_grad(variance):
+            dvariance = _cast_to(F.real_div(F.mul(F.mul(dscale, scale), -0.5),
+                                            F.add(variance, self.epsilon)), mean.dtype)
+        return dx, dscale, dbias, dmean, dvariance
 
 
 class BatchNormGrad(Primitive):
@@ -825,8 +829,8 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
 
     def bprop(self, logits: Tensor, labels: Tensor, out: tuple, dout: tuple) -> tuple:
         dloss = F.reshape(dout[0], (logits.shape[0], 1))
-        return (F.mul(out[1], dloss),
-                F.mul(self._log_softmax(logits), F.neg(dloss)))
+        return (F.mul(out[1], dloss) if needs_grad(logits) else None,
+                F.mul(self._log_softmax(logits), F.neg(dloss)) if needs_grad(labels) else None)
 
 
 class SparseSoftmaxCrossEntropyWithLogits(Primitive):
