@@ -136,6 +136,11 @@ def backward(roots: Sequence[Tensor], sens: Sequence[Tensor],
         key = id(tensor)
         grads[key] = grad if key not in grads else F.add(grads[key], grad)
 
+    def take(output: Tensor) -> Tensor | None:
+        """The gradient of a node's output, let go unless it is a target's."""
+        key = id(output)
+        return grads.get(key) if key in stop else grads.pop(key, None)
+
     for root, s in zip(roots, sens):
         if root._node is not None:
             accumulate(root, s)
@@ -146,17 +151,18 @@ def backward(roots: Sequence[Tensor], sens: Sequence[Tensor],
     state.backward += 1
     try:
         for node in reversed(order):
-            outs = node.outputs()
-            douts = [grads.get(id(o)) if id(o) in stop else grads.pop(id(o), None)
-                     for o in outs]
-            if all(d is None for d in douts):
-                continue
-            if type(node.out) is tuple:
+            out = node.out
+            if type(out) is tuple:
+                douts = [take(o) for o in out]
+                if all(d is None for d in douts):
+                    continue
                 dout: Any = tuple(F.zeros_like(o) if d is None else d
-                                  for o, d in zip(outs, douts))
+                                  for o, d in zip(out, douts))
             else:
-                dout = douts[0]
-            dins = node.prim.bprop(*node.inputs, node.out, dout)
+                dout = take(out)
+                if dout is None:
+                    continue
+            dins = node.prim.bprop(*node.inputs, out, dout)
             for a, g in zip(node.inputs, dins):
                 if g is not None and isinstance(a, Tensor) and a._node is not None:
                     accumulate(a, g)
