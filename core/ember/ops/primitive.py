@@ -45,6 +45,11 @@ class Primitive:
     #: signature then reuses its result (as MindSpore's PyNative caches inferred outputs).
     #: Subclasses defined outside ember say False unless they set it themselves.
     cache_infer = True
+    #: False where ``bprop`` reads no values of the tensor inputs, or of the output (only
+    #: their shapes and dtypes, and whether they need gradients): the PyNative tape then
+    #: keeps no values of them alive for the backward pass.
+    bprop_reads_inputs = True
+    bprop_reads_out = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

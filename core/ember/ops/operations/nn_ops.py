@@ -224,6 +224,8 @@ class _Elementwise(Primitive):
 class ReLU(_Elementwise):
     """``max(x, 0)``, elementwise, for any number dtype: ``ReLU()(x)``."""
 
+    bprop_reads_inputs = False  # the output only
+
     _dtypes = mstype.number_type
 
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
@@ -366,6 +368,8 @@ class BiasAdd(Primitive):
     """``x`` plus the 1-D ``bias`` along the channel axis of ``data_format`` ('NCHW': axis 1,
     'NHWC': the last, 'NCDHW': axis 1 of a 5-D ``x``): ``BiasAdd()(x, bias)``."""
 
+    bprop_reads_inputs = bprop_reads_out = False  # shapes and dtypes only
+
     def __init__(self, data_format: str = "NCHW") -> None:
         super().__init__()
         self.data_format = _check_format(self.name, data_format, ("NCHW", "NHWC", "NCDHW"))
@@ -421,6 +425,8 @@ class BiasAddGrad(Primitive):
 
 class Flatten(Primitive):
     """``x`` as (N, the product of the other dimensions): ``Flatten()(x)``."""
+
+    bprop_reads_inputs = bprop_reads_out = False  # shapes and dtypes only
 
     def infer(self, x: Any) -> Spec:
         check_tensor(self.name, "input_x", x)
@@ -535,6 +541,8 @@ class Conv2D(_ConvBase):
     """2-D cross-correlation of NCHW ``x`` with weight (out_channel, C / group, kh, kw):
     ``Conv2D(out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1, dilation=1,
     group=1, data_format="NCHW")(x, weight)``."""
+
+    bprop_reads_out = False
 
     def __init__(self, out_channel: int, kernel_size: int | tuple[int, int], mode: int = 1,
                  pad_mode: str = "valid", pad: int | tuple[int, int, int, int] = 0,
@@ -837,6 +845,8 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
     """Mean cross entropy of softmax(``logits``) (N, C) against class indices ``labels`` (N,)
     of int32 or int64: ``SparseSoftmaxCrossEntropyWithLogits(is_grad=False)(logits, labels)``;
     with ``is_grad=True``, its gradient with respect to ``logits`` instead."""
+
+    bprop_reads_out = False
 
     def __init__(self, is_grad: bool = False) -> None:
         super().__init__()
