@@ -230,3 +230,28 @@ def test_gradients_of_untracked_inputs_are_not_computed(monkeypatch, net, primit
         np.testing.assert_allclose(grads[0].asnumpy(), np.ones((3, 2)) @ x.asnumpy(), rtol=1e-5)
     else:
         assert grads[0].shape == w.shape
+
+
+def test_the_tape_keeps_no_values_that_backward_rules_do_not_read():
+    """A value only shapes reach in backward (MatMul's output, read by no rule, and ReLU's
+    input, of which ReLU's rule reads only the output) is freed once the forward pass is
+    done with it, as a compiled graph frees it; the gradients are unchanged."""
+    import weakref
+
+    freed = []
+
+    def net(x, w):
+        h = ops.MatMul()(x, w)
+        y = ops.ReLU()(h)
+        alive = weakref.ref(h)
+        del h
+        freed.append(alive() is None)
+        return ops.reduce_sum(ops.mul(y, y))
+
+    x = Tensor(np.array([[1, -2], [3, 4]], np.float32))
+    w = Tensor(np.array([[1, 0], [1, 1]], np.float32))
+    dx, dw = ops.GradOperation(get_all=True)(net)(x, w)
+    h = np.maximum(x.asnumpy() @ w.asnumpy(), 0)
+    np.testing.assert_allclose(dx.asnumpy(), (2 * h) @ w.asnumpy().T)
+    np.testing.assert_allclose(dw.asnumpy(), x.asnumpy().T @ (2 * h))
+    assert freed == [True]

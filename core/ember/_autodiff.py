@@ -10,6 +10,7 @@ recorded too, which gives gradients of gradients.
 from __future__ import annotations
 
 import contextlib
+import weakref
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -28,14 +29,20 @@ state = _State()
 
 
 class Node:
-    """One recorded call: what ran, on which inputs, giving which output(s)."""
+    """One recorded call: what ran, on which inputs, giving which output(s).
 
-    __slots__ = ("prim", "inputs", "out")
+    Where the backward rule reads no values of an input or of the one output (only shapes,
+    dtypes and whether they are tracked), the node holds a stand-in without values instead,
+    so that the tensor itself is freed as soon as nothing else uses it, as a compiled graph
+    frees it; ``ref`` then refers weakly to the output itself."""
 
-    def __init__(self, prim: Any, inputs: tuple, out: Any) -> None:
+    __slots__ = ("prim", "inputs", "out", "ref")
+
+    def __init__(self, prim: Any, inputs: tuple, out: Any, ref: Any = None) -> None:
         self.prim = prim
         self.inputs = inputs
         self.out = out  # a Tensor, or a tuple of Tensors
+        self.ref = ref
 
     def outputs(self) -> tuple:
         return self.out if type(self.out) is tuple else (self.out,)
@@ -46,13 +53,43 @@ LEAF = Node(None, (), None)
 
 
 def record(prim: Any, args: tuple, out: Any) -> None:
-    """Attach a node to ``out`` if any input is tracked."""
+    """Attach a node to ``out`` if any input is tracked (keeping stand-ins of the tensors
+    whose values ``prim.bprop`` does not read)."""
     for a in args:
         if isinstance(a, Tensor) and a._node is not None:
-            node = Node(prim, args, out)
-            for o in node.outputs():
-                o._node = node
+            if not getattr(prim, "bprop_reads_inputs", True):
+                args = tuple(_stand_in(x) if isinstance(x, Tensor) and _keyed_by_node(x)
+                             else x for x in args)
+            if getattr(prim, "bprop_reads_out", True) or type(out) is tuple:
+                node = Node(prim, args, out)
+                for o in node.outputs():
+                    o._node = node
+            else:
+                node = out._node = Node(prim, args, _stand_in(out), weakref.ref(out))
+                node.out._node = node
             return
+
+
+def _keyed_by_node(t: Tensor) -> bool:
+    """Whether the gradient of ``t`` is gathered at its node (it is the one output of a
+    recorded call), so that a stand-in of it may take its place; an untracked tensor, which
+    gets no gradient, may be replaced too."""
+    node = t._node
+    return node is None or (node is not LEAF and type(node.out) is not tuple)
+
+
+def _key(t: Tensor) -> int:
+    """Where the gradient of ``t`` is gathered: its node when ``t`` is the one output of a
+    recorded call, else (a leaf, one output of several) the tensor itself."""
+    node = t._node
+    return id(node) if node is not None and _keyed_by_node(t) else id(t)
+
+
+def _stand_in(t: Tensor) -> Tensor:
+    """``t`` without its values: its shape, dtype, device and history."""
+    stand_in = Tensor._make(None, t._dtype, t._shape, t._device)
+    stand_in._node = t._node
+    return stand_in
 
 
 def needs_grad(value: Any) -> bool:
@@ -108,7 +145,7 @@ def _topological(roots: Sequence[Tensor], stop: set[int]) -> list[Node]:
     order: list[Node] = []
     seen: set[int] = set()
     stack: list[tuple[Node, bool]] = [
-        (t._node, False) for t in roots if t._node is not None and id(t) not in stop]
+        (t._node, False) for t in roots if t._node is not None and _key(t) not in stop]
     while stack:
         node, expanded = stack.pop()
         if expanded:
@@ -119,7 +156,7 @@ def _topological(roots: Sequence[Tensor], stop: set[int]) -> list[Node]:
         seen.add(id(node))
         stack.append((node, True))
         for a in node.inputs:
-            if isinstance(a, Tensor) and a._node is not None and id(a) not in stop:
+            if isinstance(a, Tensor) and a._node is not None and _key(a) not in stop:
                 stack.append((a._node, False))
     return order
 
@@ -129,42 +166,62 @@ def backward(roots: Sequence[Tensor], sens: Sequence[Tensor],
     """Gradients of ``roots`` (weighted by ``sens``) with respect to ``targets``."""
     from ember.ops import functional as F
 
-    stop = {id(t) for t in targets}
+    stop = {_key(t) for t in targets}
     grads: dict[int, Tensor] = {}
 
     def accumulate(tensor: Tensor, grad: Tensor) -> None:
-        key = id(tensor)
+        key = _key(tensor)
         grads[key] = grad if key not in grads else F.add(grads[key], grad)
+
+    def take(output: Tensor) -> Tensor | None:
+        """The gradient of a node's output, let go unless it is a target's."""
+        key = _key(output)
+        return grads.get(key) if key in stop else grads.pop(key, None)
 
     for root, s in zip(roots, sens):
         if root._node is not None:
             accumulate(root, s)
     order = _topological(roots, stop)
+    # nothing outer can reach these nodes: each one's tensors are let go once it has run
+    # (as a compiled graph deletes each array after its last use)
+    release = not state.recording
     state.backward += 1
     try:
         for node in reversed(order):
-            outs = node.outputs()
-            douts = [grads.get(id(o)) for o in outs]
-            if all(d is None for d in douts):
-                continue
-            if type(node.out) is tuple:
+            out = node.out
+            if type(out) is tuple:
+                douts = [take(o) for o in out]
+                if all(d is None for d in douts):
+                    continue
                 dout: Any = tuple(F.zeros_like(o) if d is None else d
-                                  for o, d in zip(outs, douts))
+                                  for o, d in zip(out, douts))
             else:
-                dout = douts[0]
-            dins = node.prim.bprop(*node.inputs, node.out, dout)
+                dout = take(out)
+                if dout is None:
+                    continue
+            dins = node.prim.bprop(*node.inputs, out, dout)
             for a, g in zip(node.inputs, dins):
                 if g is not None and isinstance(a, Tensor) and a._node is not None:
                     accumulate(a, g)
+            if release:
+                _release(node)
     finally:
         state.backward -= 1
-    result = [grads.get(id(t)) for t in targets]
-    if not state.recording:  # nothing outer can reach these nodes: break the cycles now
+    result = [grads.get(_key(t)) for t in targets]
+    if release:
         for node in order:
-            for o in node.outputs():
-                o._node = None
-            node.inputs = ()
+            _release(node)
     return result
+
+
+def _release(node: Node) -> None:
+    """Break the cycles between ``node`` and its outputs, and drop its inputs."""
+    for o in node.outputs():
+        o._node = None
+    out = node.ref() if node.ref is not None else None
+    if out is not None:
+        out._node = None
+    node.inputs = ()
 
 
 # -- gradients that users define: custom bprop, HookBackward, backward hooks ---------------
@@ -184,7 +241,11 @@ def move_output(src: Tensor, dst: Tensor) -> None:
     values are replaced in place keeps the history of both values apart)."""
     node = dst._node = src._node
     if node is not None and node is not LEAF:
-        node.out = dst if node.out is src else tuple(dst if o is src else o for o in node.out)
+        if node.ref is not None:
+            node.ref = weakref.ref(dst)
+        else:
+            node.out = dst if node.out is src else tuple(dst if o is src else o
+                                                         for o in node.out)
 
 
 def _as_tuple(value: Any) -> tuple:

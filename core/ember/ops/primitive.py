@@ -40,10 +40,22 @@ class Primitive:
     #: The primitive's name: its class name (a plain class attribute, read on every call), or
     #: the name given to ``Primitive(name)`` as MindSpore's user-defined primitives do.
     name = "Primitive"
+    #: True where ``infer`` reads nothing but its inputs' types, shapes and dtypes, the values
+    #: of its other inputs and the primitive's attributes: a call that repeats an earlier
+    #: signature then reuses its result (as MindSpore's PyNative caches inferred outputs).
+    #: Subclasses defined outside ember say False unless they set it themselves.
+    cache_infer = True
+    #: False where ``bprop`` reads no values of the tensor inputs, or of the output (only
+    #: their shapes and dtypes, and whether they need gradients): the PyNative tape then
+    #: keeps no values of them alive for the backward pass.
+    bprop_reads_inputs = True
+    bprop_reads_out = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.name = cls.__name__
+        if "cache_infer" not in cls.__dict__ and not cls.__module__.startswith("ember."):
+            cls.cache_infer = False
 
     def __init__(self, name: str | None = None) -> None:
         self._kernel: Any = None
@@ -77,9 +89,24 @@ class Primitive:
         """Name the inputs and outputs (MindSpore's ``input_names``/``output_names``)."""
         self.input_names, self.output_names = list(inputs), list(outputs)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if not name.startswith("_"):  # an attribute changed (add_prim_attr): infer again
+            self.__dict__.pop("_specs", None)
+
     def __call__(self, *args: Any) -> Any:
         args = self.prepare(args)
-        spec = self.infer(*args)
+        key = signature(args) if self.cache_infer else None
+        if key is None:
+            return run(self, args, self.infer(*args))
+        specs = self.__dict__.get("_specs")
+        if specs is None:
+            specs = self.__dict__["_specs"] = {}
+        spec = specs.get(key)
+        if spec is None:
+            if len(specs) >= _SPECS_KEPT:
+                specs.clear()
+            spec = specs[key] = self.infer(*args)
         return run(self, args, spec)
 
     def __repr__(self) -> str:
@@ -165,6 +192,31 @@ def primitive_classes() -> list[type[Primitive]]:
                     and not hasattr(sub, "graphs")):  # control flow: run by graph executors
                 found.setdefault(sub.__name__, sub)
     return sorted(found.values(), key=lambda cls: cls.__name__)
+
+
+#: How many signatures a primitive keeps the inferred outputs of (then it starts again).
+_SPECS_KEPT = 64
+_VALUES = frozenset((int, bool, str, type(None)))
+
+
+def signature(args: tuple) -> tuple | None:
+    """What ``infer`` may read of ``args``: the type, shape and dtype of each Tensor, the type
+    and value of each int, bool, str or None, tuples of ints; None if an input is another
+    kind (a float, a list, a tuple of Tensors), whose inference is not reused."""
+    key = []
+    for a in args:
+        kind = type(a)
+        if kind in _VALUES:
+            key.append((kind, a))
+        elif isinstance(a, Tensor):
+            key.append((kind, a._shape, a._dtype))
+        elif kind is tuple and all(type(n) is int for n in a):
+            key.append(a)
+        elif isinstance(a, mstype.Type):
+            key.append((mstype.Type, a))
+        else:
+            return None
+    return tuple(key)
 
 
 def run(prim: Primitive, args: tuple, spec: Spec | list[Spec]) -> Any:

@@ -36,5 +36,6 @@ class Momentum(Optimizer):
         gradients = self.gradients_centralization(gradients)
         gradients = self.scale_grad(gradients)
         lrs = self._each_lr(self.get_lr())
-        return tuple(self.opt(p, m, lr, g, self.momentum)
+        opt, momentum = self.opt, self.momentum  # looked up once, not once per parameter
+        return tuple(opt(p, m, lr, g, momentum)
                      for p, m, lr, g in zip(self.parameters, self.moments, lrs, gradients))

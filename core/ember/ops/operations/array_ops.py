@@ -85,6 +85,8 @@ def _prim_cached(cls: type, *attrs: Any) -> Any:
 class Reshape(Primitive):
     """``x`` with a new shape of the same size; one dimension may be -1."""
 
+    bprop_reads_inputs = bprop_reads_out = False  # shapes and dtypes only
+
     def infer(self, x: Any, shape: Any) -> Spec:
         check_tensor(self.name, "x", x)
         shape = _ints(self.name, "shape", shape)

@@ -45,6 +45,7 @@ class _Collective(Primitive):
     of the backend's arrays that runs it on the communicator ``comm``."""
 
     pure = False  # every process must run it: graph passes keep it as it is
+    cache_infer = False  # infer reads the size of the group, which init() and groups change
     collective: Callable[[Any], Callable[..., Any]]  # each collective defines it
 
     def __init__(self, group: str = GlobalComm.WORLD_COMM_GROUP) -> None:

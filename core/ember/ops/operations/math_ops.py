@@ -132,8 +132,11 @@ class _Arith(_Binary):
 class Add(_Binary):
     """``x + y``, broadcast: ``Add()(x, y)``; Bool inputs give their logical or."""
 
+    bprop_reads_inputs = bprop_reads_out = False  # shapes and dtypes only
+
     def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        return sum_to(dout, x.shape), sum_to(dout, y.shape)
+        return (sum_to(dout, x.shape) if needs_grad(x) else None,
+                sum_to(dout, y.shape) if needs_grad(y) else None)
 
 
 class Mul(_Binary):
@@ -147,8 +150,11 @@ class Mul(_Binary):
 class Sub(_Arith):
     """``x - y``, broadcast: ``Sub()(x, y)``."""
 
+    bprop_reads_inputs = bprop_reads_out = False  # shapes and dtypes only
+
     def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        return sum_to(dout, x.shape), sum_to(neg(dout), y.shape)
+        return (sum_to(dout, x.shape) if needs_grad(x) else None,
+                sum_to(neg(dout), y.shape) if needs_grad(y) else None)
 
 
 class Div(_Arith):
@@ -597,6 +603,8 @@ class ArgMaxWithValue(_ArgReduce):
 class _MatMul(Primitive):
     """``x @ y`` over the last two axes, each transposed first if asked. ``batched``: inputs of
     one rank >= 3 whose batch axes broadcast; otherwise matrices (rank 2)."""
+
+    bprop_reads_out = False
 
     batched = False
 

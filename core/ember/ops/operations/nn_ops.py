@@ -224,6 +224,8 @@ class _Elementwise(Primitive):
 class ReLU(_Elementwise):
     """``max(x, 0)``, elementwise, for any number dtype: ``ReLU()(x)``."""
 
+    bprop_reads_inputs = False  # the output only
+
     _dtypes = mstype.number_type
 
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
@@ -366,9 +368,12 @@ class BiasAdd(Primitive):
     """``x`` plus the 1-D ``bias`` along the channel axis of ``data_format`` ('NCHW': axis 1,
     'NHWC': the last, 'NCDHW': axis 1 of a 5-D ``x``): ``BiasAdd()(x, bias)``."""
 
+    bprop_reads_inputs = bprop_reads_out = False  # shapes and dtypes only
+
     def __init__(self, data_format: str = "NCHW") -> None:
         super().__init__()
         self.data_format = _check_format(self.name, data_format, ("NCHW", "NHWC", "NCDHW"))
+        self._grad = BiasAddGrad(self.data_format)
 
     def _channel_axis(self, x: Tensor) -> int:
         return x.ndim - 1 if self.data_format == "NHWC" else 1
@@ -387,8 +392,7 @@ class BiasAdd(Primitive):
         return x._shape, x._dtype
 
     def bprop(self, x: Tensor, bias: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        grad = self.__dict__.setdefault("_grad", BiasAddGrad(self.data_format))
-        return dout, grad(dout)
+        return dout, self._grad(dout) if needs_grad(bias) else None
 
 
 class BiasAddGrad(Primitive):
@@ -421,6 +425,8 @@ class BiasAddGrad(Primitive):
 
 class Flatten(Primitive):
     """``x`` as (N, the product of the other dimensions): ``Flatten()(x)``."""
+
+    bprop_reads_inputs = bprop_reads_out = False  # shapes and dtypes only
 
     def infer(self, x: Any) -> Spec:
         check_tensor(self.name, "input_x", x)
@@ -535,6 +541,8 @@ class Conv2D(_ConvBase):
     """2-D cross-correlation of NCHW ``x`` with weight (out_channel, C / group, kh, kw):
     ``Conv2D(out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1, dilation=1,
     group=1, data_format="NCHW")(x, weight)``."""
+
+    bprop_reads_out = False
 
     def __init__(self, out_channel: int, kernel_size: int | tuple[int, int], mode: int = 1,
                  pad_mode: str = "valid", pad: int | tuple[int, int, int, int] = 0,
@@ -734,12 +742,16 @@ class BatchNorm(Primitive):
               out: tuple, dout: tuple) -> tuple:
         if self.is_training:
             dx, dscale, dbias = self._grad(dout[0], x, scale, out[3], out[4])
-            return dx, dscale, dbias, F.zeros_like(mean), F.zeros_like(variance)
+            return (dx, dscale, dbias, F.zeros_like(mean) if needs_grad(mean) else None,
+                    F.zeros_like(variance) if needs_grad(variance) else None)
         dx, dscale, dbias = self._grad(dout[0], x, scale, mean, variance)
-        axes = (0, *range(2, x.ndim))
-        dmean = F.neg(F.reduce_sum(dx, axes))
-        dvariance = F.real_div(F.mul(F.mul(dscale, scale), -0.5), F.add(variance, self.epsilon))
-        return dx, dscale, dbias, _cast_to(dmean, mean.dtype), _cast_to(dvariance, mean.dtype)
+        dmean = dvariance = None
+        if needs_grad(mean):
+            dmean = _cast_to(F.neg(F.reduce_sum(dx, (0, *range(2, x.ndim)))), mean.dtype)
+        if needs_grad(variance):
+            dvariance = _cast_to(F.real_div(F.mul(F.mul(dscale, scale), -0.5),
+                                            F.add(variance, self.epsilon)), mean.dtype)
+        return dx, dscale, dbias, dmean, dvariance
 
 
 class BatchNormGrad(Primitive):
@@ -825,14 +837,16 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
 
     def bprop(self, logits: Tensor, labels: Tensor, out: tuple, dout: tuple) -> tuple:
         dloss = F.reshape(dout[0], (logits.shape[0], 1))
-        return (F.mul(out[1], dloss),
-                F.mul(self._log_softmax(logits), F.neg(dloss)))
+        return (F.mul(out[1], dloss) if needs_grad(logits) else None,
+                F.mul(self._log_softmax(logits), F.neg(dloss)) if needs_grad(labels) else None)
 
 
 class SparseSoftmaxCrossEntropyWithLogits(Primitive):
     """Mean cross entropy of softmax(``logits``) (N, C) against class indices ``labels`` (N,)
     of int32 or int64: ``SparseSoftmaxCrossEntropyWithLogits(is_grad=False)(logits, labels)``;
     with ``is_grad=True``, its gradient with respect to ``logits`` instead."""
+
+    bprop_reads_out = False
 
     def __init__(self, is_grad: bool = False) -> None:
         super().__init__()
