@@ -54,40 +54,37 @@ GEOMETRIES = [  # (x shape, w shape, pad, stride, dilation, group)
 ]
 
 
-@pytest.mark.parametrize("x_shape, w_shape, pad, stride, dilation, group", GEOMETRIES)
-def test_conv2d_and_its_gradients_match_a_sum_over_taps(x_shape, w_shape, pad, stride,
-                                                        dilation, group):
-    args = dict(out_channel=w_shape[0], kernel_size=w_shape[2:], pad_mode="pad", pad=pad,
-                stride=stride, dilation=dilation, group=group)
-    prims = [nn_ops.Conv2D(**args), nn_ops.Conv2DBackpropInput(**args),
-             nn_ops.Conv2DBackpropFilter(**args)]
+def _check(classes, x_shape, w_shape, **args):
+    """The kernels of a convolution primitive and its two backprop ones, against
+    ``_reference``."""
+    prims = [cls(out_channel=w_shape[0], kernel_size=w_shape[2:], pad_mode="pad", **args)
+             for cls in classes]
     pads, out_size = prims[0].geometry(x_shape[2:])
     rng = np.random.default_rng(0)
     x = rng.standard_normal(x_shape).astype(np.float32)
     w = rng.standard_normal(w_shape).astype(np.float32)
     dout = rng.standard_normal((x_shape[0], w_shape[0], *out_size)).astype(np.float32)
-    y, dx, dw = _reference(x, w, dout, pads, prims[0].stride[2:], prims[0].dilation[2:], group)
+    y, dx, dw = _reference(x, w, dout, pads, prims[0].stride[2:], prims[0].dilation[2:],
+                           args["group"])
     conv, backprop_input, backprop_filter = (KERNELS[p.name](p) for p in prims)
+    # the 3-D backprop primitives take (weight, dout, size) and (x, dout, size)
+    three_d = len(x_shape) == 5
     np.testing.assert_allclose(conv(x, w), y, rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(backprop_input(dout, w, x_shape), dx, rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(backprop_filter(dout, x, w_shape), dw, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(backprop_input(*((w, dout) if three_d else (dout, w)), x_shape),
+                               dx, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(backprop_filter(*((x, dout) if three_d else (dout, x)),
+                                               w_shape), dw, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("x_shape, w_shape, pad, stride, dilation, group", GEOMETRIES)
+def test_conv2d_and_its_gradients_match_a_sum_over_taps(x_shape, w_shape, pad, stride,
+                                                        dilation, group):
+    _check((nn_ops.Conv2D, nn_ops.Conv2DBackpropInput, nn_ops.Conv2DBackpropFilter), x_shape,
+           w_shape, pad=pad, stride=stride, dilation=dilation, group=group)
 
 
 @pytest.mark.parametrize("stride, dilation", [(2, 1), ((1, 2, 3), (2, 1, 1)), (1, 2)])
 def test_conv3d_and_its_gradients_match_a_sum_over_taps(stride, dilation):
-    x_shape, w_shape = (2, 2, 7, 8, 6), (4, 1, 3, 2, 3)
-    args = dict(out_channel=4, kernel_size=w_shape[2:], pad_mode="pad", pad=(1, 0, 0, 1, 2, 1),
-                stride=stride, dilation=dilation, group=2)
-    prims = [conv_ops.Conv3D(**args), conv_ops.Conv3DBackpropInput(**args),
-             conv_ops.Conv3DBackpropFilter(**args)]
-    pads, out_size = prims[0].geometry(x_shape[2:])
-    rng = np.random.default_rng(1)
-    x = rng.standard_normal(x_shape).astype(np.float32)
-    w = rng.standard_normal(w_shape).astype(np.float32)
-    dout = rng.standard_normal((2, 4, *out_size)).astype(np.float32)
-    y, dx, dw = _reference(x, w, dout, pads, prims[0].stride[2:], prims[0].dilation[2:], 2)
-    conv, backprop_input, backprop_filter = (KERNELS[p.name](p) for p in prims)
-    np.testing.assert_allclose(conv(x, w), y, rtol=1e-5, atol=1e-5)
-    # the 3-D backprop primitives take (weight, dout, size) and (x, dout, size)
-    np.testing.assert_allclose(backprop_input(w, dout, x_shape), dx, rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(backprop_filter(x, dout, w_shape), dw, rtol=1e-5, atol=1e-4)
+    _check((conv_ops.Conv3D, conv_ops.Conv3DBackpropInput, conv_ops.Conv3DBackpropFilter),
+           (2, 2, 7, 8, 6), (4, 1, 3, 2, 3), pad=(1, 0, 0, 1, 2, 1), stride=stride,
+           dilation=dilation, group=2)
