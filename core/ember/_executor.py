@@ -2,7 +2,9 @@
 
 ``state.eager`` is the PyNative executor of the current device_target, fetched from its plugin
 once per change of device_target, mode or pynative_synchronize (``_plugins.context_committed``
-clears it) and then called directly by every primitive: no pluggy call on the hot path.
+clears it) and then called directly by every primitive: no pluggy call on the hot path. The
+executors made are kept by those values (``state.made``), so that switching back to earlier
+ones finds their executors, and the graphs compiled for them, again.
 
 Tracing is per thread: ``state.tracer`` is the tracer of the calling thread. While any thread
 traces, ``state.eager`` is None, so every primitive asks :func:`load_eager`, which answers the
@@ -33,13 +35,15 @@ class _Local(threading.local):
 
 
 class _State:
-    __slots__ = ("eager", "executor", "fallbacks", "graph", "local", "mode", "observe",
+    __slots__ = ("eager", "executor", "fallbacks", "graph", "local", "made", "mode", "observe",
                  "tracing", "transfers")
 
     def __init__(self) -> None:
         self.eager: Any = None  # the PyNative executor while no thread traces, else None
         self.executor: Any = None  # the PyNative executor (observed while observing)
         self.graph: Any = None  # the Graph-mode executor
+        #: (hook name, *the context's EXECUTOR_KEYS values) -> the executor made for them
+        self.made: dict[tuple, Any] = {}
         self.mode: int | None = None  # the context's mode, read when first needed
         self.local = _Local()
         self.tracing = 0  # how many traces are under way, in all threads
@@ -103,9 +107,12 @@ def load_graph() -> Any:
 
 
 def _load(hook_name: str) -> Any:
-    from ember import context
+    from ember import _plugins, context
 
-    return _load_for(context.get_context("device_target"), hook_name)
+    key = (hook_name, *(context.get_context(name) for name in _plugins.EXECUTOR_KEYS))
+    if key not in state.made:
+        state.made[key] = _load_for(context.get_context("device_target"), hook_name)
+    return state.made[key]
 
 
 def _load_for(target: str, hook_name: str) -> Any:
@@ -115,8 +122,12 @@ def _load_for(target: str, hook_name: str) -> Any:
     return _plugins.registry().executor(target, hook_name, context._current_values())
 
 
-def forget_executors() -> None:
+def forget_executors(*, made: bool = False) -> None:
+    """Forget the executors in effect (the context changed); ``made``: also every executor made
+    so far (what they were made for changed: the communicators)."""
     state.eager = state.executor = state.graph = state.mode = None
+    if made:
+        state.made.clear()
 
 
 def graph_mode() -> bool:

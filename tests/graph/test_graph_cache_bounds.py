@@ -1,5 +1,6 @@
 """Compiled graphs are keyed by the training flags of the cells they run, so alternating
-training and evaluation compiles each network once; the cache of one function is bounded."""
+training and evaluation compiles each network once, as does alternating the context's mode;
+the cache of one function is bounded."""
 
 from __future__ import annotations
 
@@ -69,6 +70,18 @@ def test_a_plain_ms_function_follows_the_flags_of_the_cells_it_called():
     drop.set_train(False)
     np.testing.assert_array_equal(f(x).asnumpy(), 1.0)
     assert compiler.compile_count() == compiled  # both phases were kept
+
+
+def test_switching_the_mode_back_and_forth_compiles_each_network_once():
+    net, x = nn.Dense(4, 2), Tensor(X[:2])
+    graph_out = net(x).asnumpy()
+    compiled = compiler.compile_count()
+    for _ in range(3):
+        context.set_context(mode=context.PYNATIVE_MODE)
+        np.testing.assert_allclose(net(x).asnumpy(), graph_out, rtol=1e-6)
+        context.set_context(mode=context.GRAPH_MODE)
+        np.testing.assert_array_equal(net(x).asnumpy(), graph_out)
+    assert compiler.compile_count() == compiled
 
 
 def test_the_cache_of_one_network_is_bounded_and_warns_once(monkeypatch):

@@ -125,7 +125,7 @@ def release() -> None:
     if _state.excepthook is not None:
         sys.excepthook = _state.excepthook
     _state.reset()
-    forget_executors()  # kernels and graphs made for these communicators are made anew
+    forget_executors(made=True)  # kernels and graphs made for these communicators: anew
     context._set_launch(None, None)
     GlobalComm.INITED = False
 
