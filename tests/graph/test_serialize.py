@@ -190,7 +190,7 @@ def test_primitive_attributes_round_trip(tmp_path):
     conv = prims["Conv2D"]
     assert type(conv) is nn_ops.Conv2D
     assert conv.pad == (1, 1, 0, 0) and conv.stride == (1, 1, 1, 1) and conv.kernel_size == (3, 3)
-    assert "_siblings" not in vars(conv) and conv._kernel is None and conv._kernel_owner is None
+    assert "_made" not in vars(conv) and conv._kernel is None and conv._kernel_owner is None
     assert prims["Argmax"].output_type is ember.int64
     assert prims["StridedSlice"]._masks == (1, 1, 0, 0, 0)
     bn = prims["BatchNorm"]

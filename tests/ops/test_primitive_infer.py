@@ -71,3 +71,29 @@ def test_primitives_defined_outside_ember_infer_at_every_call():
     with pytest.raises(RuntimeError):
         twice(x)
     assert len(calls) == 2
+
+
+def test_a_backward_primitive_is_made_once_and_again_after_an_attribute_changes(monkeypatch):
+    from ember.ops.operations import norm_ops
+
+    made = []
+    init = norm_ops.LayerNormGrad.__init__
+
+    def counting(self, *args):
+        made.append(args)
+        init(self, *args)
+
+    monkeypatch.setattr(norm_ops.LayerNormGrad, "__init__", counting)
+    norm = ops.LayerNorm(begin_norm_axis=1, begin_params_axis=1)
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    gamma, beta = Tensor(np.ones(3, np.float32)), Tensor(np.zeros(3, np.float32))
+    weights = Tensor(np.array([[1, -2, 3], [0, 1, 5]], np.float32))
+    grad = ops.GradOperation()(lambda x: norm(x, gamma, beta)[0] * weights)
+    first = grad(x).asnumpy()
+    for _ in range(2):
+        np.testing.assert_array_equal(grad(x).asnumpy(), first)
+    assert made == [(1, 1, 1e-7)]
+    norm.add_prim_attr("epsilon", 1.0)  # a large epsilon damps the gradient
+    damped = grad(x).asnumpy()
+    assert made == [(1, 1, 1e-7), (1, 1, 1.0)]
+    assert np.abs(damped).max() < np.abs(first).max()

@@ -45,9 +45,9 @@ _PACKAGE = "ember.ops.operations"
 #: The modules of ``ember.ops.operations`` whose primitives a file may name: every public one.
 _MODULES = frozenset(m.name for m in pkgutil.iter_modules(operations.__path__)
                      if not m.name.startswith("_"))
-#: Instance attributes that are caches, rebuilt on demand (``_Family._sibling``, the outputs
-#: ``Primitive.__call__`` inferred).
-_CACHES = frozenset({"_siblings", "_specs"})
+#: Instance attributes that are caches, rebuilt on demand (the backward primitives of
+#: ``Primitive._derived`` and ``_Family._sibling``, the outputs ``Primitive.__call__`` inferred).
+_CACHES = frozenset({"_made", "_specs"})
 _DTYPES = {t.name: t for t in mstype.all_types}
 _ARRAY_KINDS = "biufc"  # NumPy dtype kinds a stored array may have (no objects)
 _CONTROL_FLOW = {"control_flow.Switch": control_flow.Switch,

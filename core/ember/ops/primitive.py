@@ -93,6 +93,19 @@ class Primitive:
         object.__setattr__(self, name, value)
         if not name.startswith("_"):  # an attribute changed (add_prim_attr): infer again
             self.__dict__.pop("_specs", None)
+            self.__dict__.pop("_made", None)
+
+    def _derived(self, cls: type[Primitive], *args: Any) -> Any:
+        """``cls(*args)`` (hashable ``args``), made once for this primitive until one of its
+        attributes changes: a backward rule's primitive, whose kernel and inferred outputs are
+        then made once too."""
+        made = self.__dict__.get("_made")
+        if made is None:
+            made = self.__dict__["_made"] = {}
+        prim = made.get((cls, args))
+        if prim is None:
+            prim = made[cls, args] = cls(*args)
+        return prim
 
     def __call__(self, *args: Any) -> Any:
         args = self.prepare(args)

@@ -71,7 +71,7 @@ class BinaryCrossEntropy(_BinaryCrossEntropyBase):
 
     def bprop(self, logits: Tensor, labels: Tensor, weight: Any, out: Tensor,
               dout: Tensor) -> tuple:
-        grad = self.__dict__.setdefault("_grad", BinaryCrossEntropyGrad(self.reduction))
+        grad = self._derived(BinaryCrossEntropyGrad, self.reduction)
         return (grad(logits, labels, dout, weight), *_zeros(labels, weight))
 
 
@@ -159,7 +159,7 @@ class SmoothL1Loss(_SmoothL1Base):
         return logits.shape, logits.dtype
 
     def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        grad = self.__dict__.setdefault("_grad", SmoothL1LossGrad(self.beta))
+        grad = self._derived(SmoothL1LossGrad, self.beta)
         dx = grad(x, y, dout)
         return dx, F.neg(dx)
 
@@ -195,7 +195,7 @@ class KLDivLoss(_Reduced):
         return self.reduced(logits)
 
     def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        grad = self.__dict__.setdefault("_grad", KLDivLossGrad(self.reduction))
+        grad = self._derived(KLDivLossGrad, self.reduction)
         return grad(x, y, dout), F.zeros_like(y)
 
 
@@ -236,7 +236,7 @@ class NLLLoss(_NLLLossBase):
 
     def bprop(self, logits: Tensor, labels: Tensor, weight: Tensor, out: tuple,
               dout: tuple) -> tuple:
-        grad = self.__dict__.setdefault("_grad", NLLLossGrad(self.reduction))
+        grad = self._derived(NLLLossGrad, self.reduction)
         return grad(logits, dout[0], labels, weight, out[1]), None, F.zeros_like(weight)
 
 

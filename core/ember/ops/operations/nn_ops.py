@@ -198,12 +198,12 @@ class _Family(Primitive):
     _sibling_attrs: Callable[[], dict[str, Any]]  # the attributes its siblings are made with
 
     def _sibling(self, cls: type[Primitive]) -> Any:
-        """The primitive of class ``cls`` with this one's attributes, made once (so its kernel
-        is made once too)."""
-        siblings = self.__dict__.setdefault("_siblings", {})
-        if cls not in siblings:
-            siblings[cls] = cls(**self._sibling_attrs())
-        return siblings[cls]
+        """The primitive of class ``cls`` with this one's attributes, made once until one of them
+        changes (so its kernel is made once too)."""
+        made = self.__dict__.setdefault("_made", {})  # as Primitive._derived's, by class
+        if cls not in made:
+            made[cls] = cls(**self._sibling_attrs())
+        return made[cls]
 
 
 # -- activations ----------------------------------------------------------------------------

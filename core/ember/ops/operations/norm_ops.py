@@ -73,8 +73,8 @@ class LayerNorm(_LayerNormBase):
         return [(x.shape, x.dtype), stats, stats]
 
     def bprop(self, x: Tensor, gamma: Tensor, beta: Tensor, out: tuple, dout: tuple) -> tuple:
-        grad = self.__dict__.setdefault("_grad", LayerNormGrad(
-            self.begin_norm_axis, self.begin_params_axis, self.epsilon))
+        grad = self._derived(LayerNormGrad, self.begin_norm_axis, self.begin_params_axis,
+                             self.epsilon)
         return grad(x, dout[0], out[2], out[1], gamma)
 
 
@@ -123,7 +123,7 @@ class L2Normalize(_L2NormalizeBase):
         return x.shape, x.dtype
 
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        grad = self.__dict__.setdefault("_grad", L2NormalizeGrad(self.axis, self.epsilon))
+        grad = self._derived(L2NormalizeGrad, self.axis, self.epsilon)
         return (grad(x, out, dout),)
 
 
@@ -177,8 +177,7 @@ class LRN(_LRNBase):
         return x.shape, x.dtype
 
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        grad = self.__dict__.setdefault("_grad", LRNGrad(self.depth_radius, self.bias,
-                                                        self.alpha, self.beta))
+        grad = self._derived(LRNGrad, self.depth_radius, self.bias, self.alpha, self.beta)
         return (grad(dout, x, out),)
 
     def forward(self, xp: Any, x: Any) -> Any:

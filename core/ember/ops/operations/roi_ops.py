@@ -84,9 +84,9 @@ class ROIAlign(_ROIAlignBase):
                 features.dtype)
 
     def bprop(self, features: Any, rois: Any, out: Any, dout: Any) -> tuple:
-        grad = self.__dict__.setdefault("_grad", {}).setdefault(features.shape, ROIAlignGrad(
-            features.shape, self.pooled_height, self.pooled_width, self.spatial_scale,
-            self.sample_num, self.roi_end_mode))
+        grad = self._derived(ROIAlignGrad, tuple(features.shape), self.pooled_height,
+                             self.pooled_width, self.spatial_scale, self.sample_num,
+                             self.roi_end_mode)
         return grad(dout, rois), F.zeros_like(rois)
 
 

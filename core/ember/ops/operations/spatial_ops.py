@@ -113,7 +113,7 @@ class MirrorPad(_MirrorPadBase):
         return _padded_shape(x, self.check(x, paddings)), x.dtype
 
     def bprop(self, x: Tensor, paddings: Any, out: Tensor, dout: Tensor) -> tuple:
-        grad = self.__dict__.setdefault("_grad", MirrorPadGrad(self.mode))
+        grad = self._derived(MirrorPadGrad, self.mode)
         return grad(dout, paddings), None
 
 
@@ -161,7 +161,7 @@ class ResizeBilinear(_ResizeBase):
         return (*x.shape[:2], *self.size), x.dtype
 
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        grad = self.__dict__.setdefault("_grad", ResizeBilinearGrad(self.align_corners))
+        grad = self._derived(ResizeBilinearGrad, self.align_corners)
         return (grad(dout, x),)
 
 
@@ -178,6 +178,5 @@ class ResizeBilinearGrad(_ResizeBase):
 
     def bprop(self, grads: Tensor, image: Tensor, out: Tensor, dout: Tensor) -> tuple:
         size = tuple(grads.shape[2:])
-        resize = self.__dict__.setdefault("_resize", {}).setdefault(
-            size, ResizeBilinear(size, self.align_corners))
+        resize = self._derived(ResizeBilinear, size, self.align_corners)
         return resize(dout), F.zeros_like(image)
