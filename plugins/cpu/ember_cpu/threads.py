@@ -57,10 +57,10 @@ def hold_blas() -> bool:
 
 def blocks(items: int, item_bytes: int, block_bytes: int) -> list[tuple[int, int]]:
     """``range(items)`` cut into (start, stop) blocks of equal size, about ``block_bytes``
-    each (an item being ``item_bytes``), at most one an item. Work of fewer than
-    ``_SHARED_BLOCKS`` blocks stays in the calling thread: handing a block to another thread
-    costs about 0.1 ms, and measured slower than running it up to about four blocks. More is
-    cut into a multiple of the thread count, so that the threads share it evenly."""
+    each (an item being ``item_bytes``), at most one an item. Work within one block stays
+    in the calling thread (handing a block to another thread costs about 0.1 ms); work of
+    ``_SHARED_BLOCKS`` blocks or more is cut into a multiple of the thread count, so that the
+    threads share it evenly."""
     cuts = -(-items * item_bytes // block_bytes)
     if cuts >= _SHARED_BLOCKS:
         cuts = -(-cuts // count()) * count()
