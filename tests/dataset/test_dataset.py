@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -455,6 +457,16 @@ def test_shuffle_is_reproducible_and_new_each_epoch():
     by_config = epochs(lambda: ds.config.set_seed(5))
     assert by_config == epochs(lambda: ds.config.set_seed(5))
     assert ds.config.get_seed() == 5
+
+
+def test_without_a_seed_get_seed_answers_mindspores_default_and_draws_stay_random():
+    script = ("import ember.dataset as ds\n"
+              "from ember.dataset.transforms._base import op_generator\n"
+              "draws = {int(op_generator().integers(2**62)) for _ in range(2)}\n"
+              "print(ds.config.get_seed(), len(draws))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["5489", "2"]
 
 
 def test_config_set_seed_is_checked():

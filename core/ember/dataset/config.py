@@ -35,9 +35,21 @@ def set_seed(seed: int) -> None:
     _generator = np.random.default_rng(seed)
 
 
-def get_seed() -> int | None:
-    """The dataset seed from ``set_seed``, else ``ember.get_seed()`` (None when neither is set)."""
+#: What ``get_seed`` answers when no seed was set, as MindSpore's: ``std::mt19937``'s default
+#: seed (the pipeline's orders then still differ from run to run).
+DEFAULT_SEED = 5489
+
+
+def seed_in_effect() -> int | None:
+    """The dataset seed from ``set_seed``, else ``ember.get_seed()``; None when neither is
+    set."""
     return _seed if _seed is not None else _global_seed.get_seed()
+
+
+def get_seed() -> int:
+    """The seed in effect (``seed_in_effect``), else ``DEFAULT_SEED``."""
+    seed = seed_in_effect()
+    return DEFAULT_SEED if seed is None else seed
 
 
 def iterator_seed() -> int:

@@ -22,9 +22,9 @@ class _MindSampler(BuiltinSampler):
     each file (``Shuffle.INFILE``) or not at all (None), then shard ``shard_id`` of
     ``num_shards`` takes every ``num_shards``-th row (a DistributedSampler without shuffle).
 
-    Sharded, epoch ``e``'s order is drawn from ``(ds.config.get_seed() or 0, e)``, so the shards
-    of every process split one order without a seed set, as MindSpore's (which seeds them with
-    its fixed default seed)."""
+    Sharded, epoch ``e``'s order is drawn from ``(ds.config.get_seed(), e)``, so the shards of
+    every process split one order without a seed set, as MindSpore's (which seeds them with its
+    fixed default seed)."""
 
     def __init__(self, mode: Shuffle | None, shards: tuple[int, int] | None,
                  num_samples: int | None) -> None:
@@ -35,7 +35,7 @@ class _MindSampler(BuiltinSampler):
 
     def _indices_for(self, source: Any, rng: np.random.Generator) -> np.ndarray:
         if self.shards is not None:
-            rng = np.random.default_rng([config.get_seed() or 0, self._epochs])
+            rng = np.random.default_rng([config.get_seed(), self._epochs])
             self._epochs += 1
         order = source._order(self.mode, rng)
         if self.shards is not None:

@@ -59,8 +59,7 @@ def op_generator() -> np.random.Generator:
     ``ds.config.set_seed``'s seed (else ``ember.set_seed``'s) so that every random transform
     created after the same seed draws the same values, as in MindSpore; fresh entropy when
     neither seed is set."""
-    seed = config.get_seed()
-    return np.random.default_rng(seed)
+    return np.random.default_rng(config.seed_in_effect())
 
 
 class RandomOperation(TensorOperation):
