@@ -9,10 +9,8 @@ transforms ``map`` applies.
 """
 
 from ember.dataset import config
+from ember.dataset.batching import BatchDataset, BatchInfo, BucketBatchByLengthDataset
 from ember.dataset.engine import (
-    BatchDataset,
-    BatchInfo,
-    BucketBatchByLengthDataset,
     ConcatDataset,
     Dataset,
     DictIterator,
