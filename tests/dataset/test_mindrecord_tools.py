@@ -156,6 +156,11 @@ def test_imagenet_folders_to_mindrecord(tmp_path):
     rows = [r for shard in ("0", "1") for r in _read(destination + shard)[0]]
     assert {r["file_name"]: r["label"] for r in rows} == files
     assert all(r["image"] == bytes([r["label"], int(r["file_name"][-6])]) * 5 for r in rows)
+    (tmp_path / "bad.txt").write_text("n01 zero\n")
+    with pytest.raises(ParamValueError, match="each line must be '<folder> <int label>', but got "
+                                              "'n01 zero'"):
+        ImageNetToMR(str(tmp_path / "bad.txt"), str(tmp_path / "train"),
+                     str(tmp_path / "bad.mindrecord")).transform()
 
 
 def test_csv_to_mindrecord_types_columns_as_pandas_reads_them(tmp_path):

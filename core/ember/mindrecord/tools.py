@@ -208,7 +208,11 @@ class ImageNetToMR:
         with open(self.map_file, encoding="utf-8") as f:
             pairs = [line.split() for line in f if line.strip()]
         folders = []
-        for folder, label in pairs:
+        for pair in pairs:
+            if len(pair) != 2 or not pair[1].lstrip("-").isdigit():
+                raise ParamValueError(f"{self.map_file}: each line must be '<folder> <int label>',"
+                                      f" but got {' '.join(pair)!r}")
+            folder, label = pair
             path = os.path.join(self.image_dir, folder)
             if os.path.isdir(path):
                 folders.append((path, int(label)))
