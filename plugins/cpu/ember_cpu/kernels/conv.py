@@ -69,7 +69,11 @@ _BLOCK_BYTES = 1 << 21
 class _ConvPlan:
     """A convolution's numbers for one input size: padding, output size, matrix shapes, the
     layout of its columns, and the blocks of images whose columns are made and multiplied at
-    once."""
+    once. The columns of an image are (group, taps x C / group, row): tap-major, so that the
+    channels of one group at one tap lie one ``row`` apart, as they do in the source. For
+    stride 1 the rows are the source's channels (padded image and tail), so a tap's channels
+    are copied, and added back, as one long slice; the GEMMs read the first ``pixels`` of each
+    row (BLAS takes the row length as the leading dimension)."""
 
     def __init__(self, prim, x_shape):
         n, c, *spatial = x_shape
@@ -87,57 +91,84 @@ class _ConvPlan:
             self.tap_steps = tuple(d * step for d, step in zip(self.dilation, steps))
             self.offsets = [sum(i * step for i, step in zip(tap, self.tap_steps))
                             for tap in itertools.product(*(range(k) for k in self.kernel))]
-            # zeros after each image, for the windows of the wide output's last columns
-            self.tail = sum((k - 1) * step for k, step in zip(self.kernel[1:],
-                                                              self.tap_steps[1:]))
+            # zeros after each channel, for the windows of the wide output's last columns
+            tail = sum((k - 1) * step for k, step in zip(self.kernel[1:], self.tap_steps[1:]))
+            self.row = math.prod(self.padded_shape[2:]) + tail
         else:
             self.wide = tuple(self.out)
             self.taps = _taps(self.kernel, self.stride, self.dilation, self.out)
+        self.pixels = math.prod(self.wide)
+        if not self.flat:
+            self.row = self.pixels
         self.crop = None if self.wide == tuple(self.out) else (
             slice(None), slice(None), *(slice(0, o) for o in self.out))
-        taps, pixels = math.prod(self.kernel), math.prod(self.wide)
-        # weight: (group, O / group, C / group * taps); columns: (images, group, same, pixels)
-        self.w_shape = (self.group, prim.out_channel // self.group, c // self.group * taps)
+        taps = math.prod(self.kernel)
+        self.per_group = c // self.group
+        # weight: (group, O / group, taps x C / group); columns: (images, group, same, row)
+        self.w_shape = (self.group, prim.out_channel // self.group, taps * self.per_group)
         self.out_shape = (n, prim.out_channel, *self.out)
-        self.blocks = threads.blocks(n, c * taps * pixels * 4, _BLOCK_BYTES)
+        self.blocks = threads.blocks(n, c * taps * self.row * 4, _BLOCK_BYTES)
+
+    def weights(self, w):
+        """The filter (O, C / group, *kernel) as the columns' rows are ordered."""
+        group, per_out, rows = self.w_shape
+        return w.reshape(group, per_out, self.per_group, -1).swapaxes(2, 3).reshape(
+            self.w_shape)
+
+    def filter_of(self, dw):
+        """``weights``' inverse for a gradient given as (group, rows, O / group)."""
+        group, per_out, rows = self.w_shape
+        return dw.reshape(group, -1, self.per_group, per_out).transpose(0, 3, 2, 1)
 
     def source(self, x):
-        """The input the columns are read from: padded; for stride 1, each image flattened
-        and followed by ``tail`` zeros."""
+        """The input the columns are read from: padded; for stride 1, each channel flattened
+        into a row (followed by its tail of zeros)."""
         if not self.flat:
             return _pad(x, self.pads)
         n, c = self.x_shape[:2]
         size = math.prod(self.padded_shape[2:])
-        if not any(self.pads) and not self.tail:
+        if not any(self.pads) and self.row == size:
             return np.ascontiguousarray(x).reshape(n, c, size)
-        xf = np.zeros((n, c, size + self.tail), dtype=x.dtype)
-        xf[:, :, :size].reshape(self.padded_shape)[_inside(self.pads, self.x_shape[2:])] = x
-        return xf
+        xs = np.zeros((n, c, self.row), dtype=x.dtype)
+        xs[:, :, :size].reshape(self.padded_shape)[_inside(self.pads, self.x_shape[2:])] = x
+        return xs
+
+    def _slices(self, rows, start):
+        """For stride 1, the source or input gradient ``rows`` (images, C, row) as seen by
+        each tap of the images from ``start``: (images, group, *kernel, length) views, a
+        group's channels being one slice of ``length`` that ends at its last channel's last
+        pixel (so no image reads or writes past its own rows)."""
+        item, row = rows.itemsize, self.row
+        length = (self.per_group - 1) * row + self.pixels
+        return as_strided(rows[start:], (len(rows) - start, self.group, *self.kernel, length),
+                          (rows.strides[0], self.per_group * row * item,
+                           *(s * item for s in self.tap_steps), item)), length
 
     def columns(self, xs, start, stop):
         """im2col of images ``start:stop`` of the source: every (wide) output pixel's window,
-        as (images, group, C / group * taps, pixels)."""
-        rank = len(self.kernel)
+        as (images, group, taps x C / group, pixels)."""
+        group, _, rows = self.w_shape
+        count = stop - start
+        if self.flat and len(self.offsets) == 1:  # a 1x1 convolution reads its source as is
+            return xs[start:stop].reshape(count, group, rows, self.row)[..., :self.pixels]
         if self.flat:
-            item = xs.itemsize
-            view = as_strided(xs[start:], (stop - start, self.x_shape[1], *self.kernel,
-                                           math.prod(self.wide)),
-                              (*xs.strides[:2], *(s * item for s in self.tap_steps), item))
-        else:
-            spans = tuple((k - 1) * d + 1 for k, d in zip(self.kernel, self.dilation))
-            view = sliding_window_view(xs[start:stop], spans, axis=tuple(range(2, 2 + rank)))
-            view = view[(slice(None), slice(None),
-                         *(slice(None, (o - 1) * s + 1, s) for o, s in zip(self.out,
-                                                                          self.stride)),
-                         *(slice(None, None, d) for d in self.dilation))]
-            # (images, C, *out, *kernel) -> (images, C, *kernel, *out)
-            view = view.transpose(0, 1, *range(2 + rank, 2 + 2 * rank), *range(2, 2 + rank))
-        if self.flat and len(self.offsets) == 1:
-            cols = view  # a 1x1 convolution of stride 1 reads its source as it is
-        else:
-            cols = np.empty(view.shape, dtype=xs.dtype)
-            np.copyto(cols, view)
-        return cols.reshape(stop - start, *self.w_shape[::2], -1)
+            view, length = self._slices(xs, start)
+            cols = np.empty((count, group, *self.kernel, self.per_group * self.row),
+                            dtype=xs.dtype)
+            np.copyto(cols[..., :length], view[:count])
+            return cols.reshape(count, group, rows, self.row)[..., :self.pixels]
+        rank = len(self.kernel)
+        spans = tuple((k - 1) * d + 1 for k, d in zip(self.kernel, self.dilation))
+        view = sliding_window_view(xs[start:stop], spans, axis=tuple(range(2, 2 + rank)))
+        view = view[(slice(None), slice(None),
+                     *(slice(None, (o - 1) * s + 1, s) for o, s in zip(self.out, self.stride)),
+                     *(slice(None, None, d) for d in self.dilation))]
+        # (images, C, *out, *kernel) -> (images, group, *kernel, C / group, *out)
+        view = view.reshape(count, group, self.per_group, *view.shape[2:]).transpose(
+            0, 1, *range(3 + rank, 3 + 2 * rank), 2, *range(3, 3 + rank))
+        cols = np.empty(view.shape, dtype=xs.dtype)
+        np.copyto(cols, view)
+        return cols.reshape(count, group, rows, self.pixels)
 
     def columns_of(self, x):
         """``columns(i)``: the columns of block ``i`` of ``x``, made when asked (they stay in
@@ -156,7 +187,7 @@ class _ConvPlan:
         return d.reshape(stop - start, *self.w_shape[:2], -1)
 
     def forward(self, x, w):
-        wm = w.reshape(self.w_shape)
+        wm = self.weights(w)
         out = np.empty(self.out_shape, dtype=np.result_type(x, w))
         columns = self.columns_of(x)
 
@@ -175,33 +206,51 @@ class _ConvPlan:
     def image(self, dout, w):
         """col2im: the input gradient, each block's columns summed back into its images."""
         dtype = np.result_type(dout, w)
-        wt, c = w.reshape(self.w_shape).transpose(0, 2, 1), self.x_shape[1]
-        if self.flat:
-            size = math.prod(self.padded_shape[2:])
-            dxs = np.zeros((self.x_shape[0], c, size + self.tail), dtype=dtype)
-            pixels = math.prod(self.wide)
+        wt = self.weights(w).transpose(0, 2, 1)
+        group, _, rows = self.w_shape
+        n, c = self.x_shape[:2]
+        if self.flat:  # every element is written by the sum over taps
+            dxs = np.empty((n, c, self.row), dtype=dtype)
         else:
             dxs = np.zeros(self.padded_shape, dtype=dtype)
+            per_group = dxs.reshape(n, group, self.per_group, *dxs.shape[2:])
 
         def block(i):
             start, stop = self.blocks[i]
-            cols = np.matmul(wt, self.widened(dout, start, stop))
+            count = stop - start
+            cols = np.empty((count, group, rows, self.row), dtype=dtype)
+            cols[..., self.pixels:] = 0  # the shifted rows read these as the image's edges
+            np.matmul(wt, self.widened(dout, start, stop), out=cols[..., :self.pixels])
             if self.flat:
-                cols = cols.reshape(stop - start, c, len(self.offsets), pixels)
-                for k, offset in enumerate(self.offsets):
-                    dxs[start:stop, :, offset:offset + pixels] += cols[:, :, k]
+                np.add.reduce(self._shifted(cols), axis=tuple(range(len(self.kernel))),
+                              out=dxs[start:stop].reshape(count, group, -1))
                 return
-            cols = cols.reshape(stop - start, c, len(self.taps), *self.out)
+            cols = cols.reshape(count, group, len(self.taps), self.per_group, *self.out)
             for k, window in enumerate(self.taps):
-                dxs[(slice(start, stop), slice(None), *window)] += cols[:, :, k]
+                per_group[(slice(start, stop), slice(None), slice(None), *window)] += \
+                    cols[:, :, k]
 
         threads.each(block, len(self.blocks))
         if self.flat:
+            size = math.prod(self.padded_shape[2:])
             dxs = dxs[:, :, :size].reshape(self.padded_shape)
         return np.ascontiguousarray(_crop(dxs, self.pads, self.x_shape[2:]))
 
+    def _shifted(self, cols):
+        """For stride 1, columns (images, group, taps x C / group, row) as
+        (*kernel, images, group, C / group x row): each tap's rows moved by its offset, so that
+        their sum over the taps is the input gradient's rows (col2im as one reduction, which
+        NumPy runs several times faster than a strided add per tap). A tap reads the rows
+        before its own where its offset reaches back: the zeros past the last pixels."""
+        count, group, _, row = cols.shape
+        chunk, item = self.per_group * row, cols.itemsize
+        steps = [math.prod(self.kernel[d + 1:]) * chunk - step
+                 for d, step in enumerate(self.tap_steps)]
+        return as_strided(cols, (*self.kernel, count, group, chunk),
+                          (*(s * item for s in steps), *cols.strides[:2], item))
+
     def filter_gradient(self, dout, x):
-        group, per_group, rows = self.w_shape
+        group, per_out, rows = self.w_shape
         columns = self.columns_of(x)
         parts = [None] * len(self.blocks)
 
@@ -212,9 +261,9 @@ class _ConvPlan:
             parts[i] = np.matmul(columns(i), d.swapaxes(2, 3)).sum(axis=0)
 
         threads.each(block, len(self.blocks))
-        dw = functools.reduce(np.add, parts, np.zeros((group, rows, per_group),
+        dw = functools.reduce(np.add, parts, np.zeros((group, rows, per_out),
                                                       dtype=np.result_type(dout, x)))
-        return dw.transpose(0, 2, 1)
+        return self.filter_of(dw)
 
 
 def _plans(prim):
