@@ -6,9 +6,9 @@ A convolution of stride 1 works on each padded image flattened: the window of ou
 ``q`` at kernel tap ``t`` starts at ``q + offset[t]``, so every tap's columns are one
 contiguous slice (copied at memory speed), and the GEMM computes the output on the padded
 image's rows, whose extra columns are cropped (the "wide" output). Its input gradient is the
-same on the padded output gradient and the flipped filter, or the columns' col2im: one add of
-a contiguous slice per tap. Other strides copy a strided window view and scatter the columns
-back with one strided add per tap. Pools combine one strided slice of the image per window
+columns' col2im as one reduction: the sum over taps of the columns' rows shifted by their
+offsets. Other strides copy a strided window view and scatter the columns back with one
+strided add per tap. Pools combine one strided slice of the image per window
 tap. Primitives give their geometry:
 ``geometry(spatial)`` -> (padding (before, after) per spatial axis, flattened; output size).
 """
@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from types import SimpleNamespace
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided, sliding_window_view
@@ -276,40 +275,9 @@ def _conv(prim):
     return lambda x, w: plan(x.shape).forward(x, w)
 
 
-def _full_correlation(p):
-    """For a convolution of stride 1 and one group (plan ``p``), the plan of its input gradient
-    as a convolution: the output gradient, padded by (kernel span - 1 - padding) on each side,
-    correlated with the flipped filter, whose channels swap. None where that does not apply,
-    or would not pay (more output channels than input ones: more columns than col2im adds)."""
-    spans = [(k - 1) * d for k, d in zip(p.kernel, p.dilation)]
-    pads = tuple(span - pad for span, pad in zip(np.repeat(spans, 2), p.pads))
-    if (p.group != 1 or any(s != 1 for s in p.stride) or min(pads) < 0
-            or p.w_shape[1] > p.x_shape[1]):
-        return None
-    rank = len(p.kernel)
-    geometry = SimpleNamespace(
-        geometry=lambda spatial: (pads, p.x_shape[2:]), kernel_size=p.kernel,
-        stride=(1, 1, *p.stride), dilation=(1, 1, *p.dilation), group=1,
-        out_channel=p.x_shape[1])
-    return _ConvPlan(geometry, (p.x_shape[0], p.w_shape[1], *p.out)), (
-        slice(None), slice(None), *(slice(None, None, -1),) * rank)
-
-
 def _conv_backprop_input(prim):
-    """Where the convolution has stride 1 and one group: one GEMM of the flipped filter with
-    the output gradient's columns (no scatter); otherwise the columns' col2im."""
     plan = _plans(prim)
-    full = functools.lru_cache(maxsize=16)(
-        lambda x_shape: _full_correlation(plan(x_shape)))
-
-    def kernel(dout, w, input_size):
-        q = full(tuple(input_size))
-        if q is None:
-            return plan(tuple(input_size)).image(dout, w)
-        q, flip = q
-        return q.forward(dout, w.swapaxes(0, 1)[flip])
-
-    return kernel
+    return lambda dout, w, input_size: plan(tuple(input_size)).image(dout, w)
 
 
 def _conv_backprop_filter(prim):
