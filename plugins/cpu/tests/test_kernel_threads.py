@@ -59,6 +59,23 @@ def test_each_block_runs_once(fresh, count):
     assert len({ident for _, ident in seen}) == count
 
 
+def test_work_of_few_blocks_stays_in_the_calling_thread_unless_asked(fresh):
+    fresh.setenv("OMP_NUM_THREADS", "2")
+
+    def idents(**share):
+        seen, lock = set(), threading.Lock()
+
+        def run(i):
+            with lock:
+                seen.add(threading.get_ident())
+
+        threads.each(run, 3, **share)
+        return seen
+
+    assert idents() == {threading.get_ident()}
+    assert len(idents(shared_from=2)) == 2
+
+
 def test_an_error_in_a_block_is_raised_after_every_block_ends(fresh):
     fresh.setenv("OMP_NUM_THREADS", "2")
     done = []

@@ -139,7 +139,8 @@ def _matmul(prim):
         # the columns of y split: each thread packs its share of the larger operand only
         bounds = np.linspace(0, y.shape[1], threads.count() + 1).astype(int)
         threads.each(lambda i: np.matmul(x, y[:, bounds[i]:bounds[i + 1]],
-                                         out=out[:, bounds[i]:bounds[i + 1]]), threads.count())
+                                         out=out[:, bounds[i]:bounds[i + 1]]),
+                     threads.count(), shared_from=2)
         return out
 
     return kernel
