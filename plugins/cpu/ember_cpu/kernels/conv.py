@@ -70,9 +70,10 @@ class _ConvPlan:
     layout of its columns, and the blocks of images whose columns are made and multiplied at
     once. The columns of an image are (group, taps x C / group, row): tap-major, so that the
     channels of one group at one tap lie one ``row`` apart, as they do in the source. For
-    stride 1 the rows are the source's channels (padded image and tail), so a tap's channels
-    are copied, and added back, as one long slice; the GEMMs read the first ``pixels`` of each
-    row (BLAS takes the row length as the leading dimension)."""
+    stride 1 the rows are the source's channels (padded image and tail): a tap's channels are
+    copied as one long slice, and the input gradient sums the taps' rows shifted back; the
+    GEMMs read the first ``pixels`` of each row (BLAS takes the row length as the leading
+    dimension)."""
 
     def __init__(self, prim, x_shape):
         n, c, *spatial = x_shape
@@ -110,13 +111,13 @@ class _ConvPlan:
 
     def weights(self, w):
         """The filter (O, C / group, *kernel) as the columns' rows are ordered."""
-        group, per_out, rows = self.w_shape
+        group, per_out, _ = self.w_shape
         return w.reshape(group, per_out, self.per_group, -1).swapaxes(2, 3).reshape(
             self.w_shape)
 
     def filter_of(self, dw):
         """``weights``' inverse for a gradient given as (group, rows, O / group)."""
-        group, per_out, rows = self.w_shape
+        group, per_out, _ = self.w_shape
         return dw.reshape(group, -1, self.per_group, per_out).transpose(0, 3, 2, 1)
 
     def source(self, x):
@@ -132,15 +133,15 @@ class _ConvPlan:
         xs[:, :, :size].reshape(self.padded_shape)[_inside(self.pads, self.x_shape[2:])] = x
         return xs
 
-    def _slices(self, rows, start):
-        """For stride 1, the source or input gradient ``rows`` (images, C, row) as seen by
-        each tap of the images from ``start``: (images, group, *kernel, length) views, a
-        group's channels being one slice of ``length`` that ends at its last channel's last
-        pixel (so no image reads or writes past its own rows)."""
-        item, row = rows.itemsize, self.row
+    def _slices(self, xs, start):
+        """For stride 1, the source ``xs`` (images, C, row) as seen by each tap of the images
+        from ``start``: (images, group, *kernel, length) views, a group's channels being one
+        slice of ``length`` that ends at its last channel's last pixel (so no image reads past
+        its own rows)."""
+        item, row = xs.itemsize, self.row
         length = (self.per_group - 1) * row + self.pixels
-        return as_strided(rows[start:], (len(rows) - start, self.group, *self.kernel, length),
-                          (rows.strides[0], self.per_group * row * item,
+        return as_strided(xs[start:], (len(xs) - start, self.group, *self.kernel, length),
+                          (xs.strides[0], self.per_group * row * item,
                            *(s * item for s in self.tap_steps), item)), length
 
     def columns(self, xs, start, stop):
