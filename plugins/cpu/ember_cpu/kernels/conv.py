@@ -89,8 +89,6 @@ class _ConvPlan:
             self.wide = (self.out[0], *self.padded_shape[3:])
             steps = [math.prod(self.padded_shape[3 + i:]) for i in range(len(self.kernel))]
             self.tap_steps = tuple(d * step for d, step in zip(self.dilation, steps))
-            self.offsets = [sum(i * step for i, step in zip(tap, self.tap_steps))
-                            for tap in itertools.product(*(range(k) for k in self.kernel))]
             # zeros after each channel, for the windows of the wide output's last columns
             tail = sum((k - 1) * step for k, step in zip(self.kernel[1:], self.tap_steps[1:]))
             self.row = math.prod(self.padded_shape[2:]) + tail
@@ -149,7 +147,7 @@ class _ConvPlan:
         as (images, group, taps x C / group, pixels)."""
         group, _, rows = self.w_shape
         count = stop - start
-        if self.flat and len(self.offsets) == 1:  # a 1x1 convolution reads its source as is
+        if self.flat and rows == self.per_group:  # a 1x1 kernel reads its source as is
             return xs[start:stop].reshape(count, group, rows, self.row)[..., :self.pixels]
         if self.flat:
             view, length = self._slices(xs, start)
@@ -219,7 +217,7 @@ class _ConvPlan:
             start, stop = self.blocks[i]
             count = stop - start
             cols = np.empty((count, group, rows, self.row), dtype=dtype)
-            cols[..., self.pixels:] = 0  # the shifted rows read these as the image's edges
+            cols[..., self.pixels:] = 0  # (stride 1) the shifted rows read these as edges
             np.matmul(wt, self.widened(dout, start, stop), out=cols[..., :self.pixels])
             if self.flat:
                 np.add.reduce(self._shifted(cols), axis=tuple(range(len(self.kernel))),
