@@ -5,11 +5,11 @@ among ``ember_cpu.threads``), the columns staying in cache from their copy to th
 A convolution of stride 1 works on each padded image flattened: the window of output pixel
 ``q`` at kernel tap ``t`` starts at ``q + offset[t]``, so every tap's columns are one
 contiguous slice (copied at memory speed), and the GEMM computes the output on the padded
-image's rows, whose extra columns are cropped (the "wide" output). Its input gradient is the
-columns' col2im as one reduction: the sum over taps of the columns' rows shifted by their
-offsets. Other strides copy a strided window view and scatter the columns back with one
-strided add per tap. Pools combine one strided slice of the image per window
-tap. Primitives give their geometry:
+image's rows, whose extra columns are cropped (the "wide" output). Other strides copy a
+strided window view. The input gradient is the columns' col2im as one reduction per phase
+plane of the padded image (its pixels r, r + s, ... along each axis; stride 1 has one): the
+sum over the taps landing on the plane of the columns' rows shifted by their offsets. Pools
+combine one strided slice of the image per window tap. Primitives give their geometry:
 ``geometry(spatial)`` -> (padding (before, after) per spatial axis, flattened; output size).
 """
 
@@ -54,6 +54,16 @@ def _taps(kernel, stride, dilation, out):
             for tap in itertools.product(*(range(k) for k in kernel))]
 
 
+def _phases(kernel, stride, dilation):
+    """Per axis, for each phase of the padded image (its pixels r, r + s, r + 2s, ...) that
+    kernel taps land on: (r, the range of those taps)."""
+    phases = []
+    for k, s, d in zip(kernel, stride, dilation):
+        step = s // math.gcd(s, d)  # taps that far apart land on the same phase
+        phases.append([(i * d % s, range(i, k, step)) for i in range(min(step, k))])
+    return phases
+
+
 def _crop(xp, pads, spatial):
     return xp[_inside(pads, spatial)]
 
@@ -84,20 +94,25 @@ class _ConvPlan:
         self.x_shape = tuple(x_shape)
         self.padded_shape = _padded(x_shape, self.pads)
         self.flat = all(s == 1 for s in self.stride)
+        # The input gradient's columns: in each phase plane of the padded image (its pixels
+        # r, r + s, ... along each axis), a tap's window elements are the output pixels shifted
+        # by ``tap x dilation // stride``, so the plane spans ``reach`` = out + the largest
+        # shift. The GEMM writes (out[0], *reach[1:]) pixels per row, then zeros for the
+        # shifted reads (the "wide" gradient).
+        self.phases = _phases(self.kernel, self.stride, self.dilation)
+        shifts = [(k - 1) * d // s for k, s, d in zip(self.kernel, self.stride, self.dilation)]
+        self.reach = tuple(o + m for o, m in zip(self.out, shifts))
+        self.steps = [math.prod(self.reach[i + 1:]) for i in range(len(self.reach))]
+        self.grad_wide = (self.out[0], *self.reach[1:])
+        self.grad_row = math.prod(self.reach) + sum(
+            m * step for m, step in zip(shifts[1:], self.steps[1:]))
         if self.flat:
-            # the output on the padded image's rows (and planes): (out[0], *padded[1:])
-            self.wide = (self.out[0], *self.padded_shape[3:])
-            steps = [math.prod(self.padded_shape[3 + i:]) for i in range(len(self.kernel))]
-            self.tap_steps = tuple(d * step for d, step in zip(self.dilation, steps))
-            # zeros after each channel, for the windows of the wide output's last columns
-            tail = sum((k - 1) * step for k, step in zip(self.kernel[1:], self.tap_steps[1:]))
-            self.row = math.prod(self.padded_shape[2:]) + tail
+            # the forward on the same rows, the padded image's (reach == padded for stride 1)
+            self.wide, self.row = self.grad_wide, self.grad_row
+            self.tap_steps = tuple(d * step for d, step in zip(self.dilation, self.steps))
         else:
-            self.wide = tuple(self.out)
-            self.taps = _taps(self.kernel, self.stride, self.dilation, self.out)
+            self.wide, self.row = tuple(self.out), math.prod(self.out)
         self.pixels = math.prod(self.wide)
-        if not self.flat:
-            self.row = self.pixels
         self.crop = None if self.wide == tuple(self.out) else (
             slice(None), slice(None), *(slice(0, o) for o in self.out))
         taps = math.prod(self.kernel)
@@ -174,14 +189,13 @@ class _ConvPlan:
         xs = self.source(x)
         return lambda i: self.columns(xs, *self.blocks[i])
 
-    def widened(self, dout, start, stop):
-        """Images ``start:stop`` of an output gradient laid out as the wide output, as
-        (images, group, O / group, pixels): zeros in the columns the crop drops."""
+    def widened(self, dout, start, stop, wide):
+        """Images ``start:stop`` of an output gradient laid out as the ``wide`` output, as
+        (images, group, O / group, pixels): zeros in the columns past the output's."""
         d = dout[start:stop]
-        if self.crop is not None:
-            wide = np.zeros((stop - start, dout.shape[1], *self.wide), dtype=dout.dtype)
-            wide[self.crop] = d
-            d = wide
+        if wide != tuple(self.out):
+            d = np.zeros((stop - start, dout.shape[1], *wide), dtype=dout.dtype)
+            d[(slice(None), slice(None), *(slice(0, o) for o in self.out))] = dout[start:stop]
         return d.reshape(stop - start, *self.w_shape[:2], -1)
 
     def forward(self, x, w):
@@ -207,45 +221,56 @@ class _ConvPlan:
         wt = self.weights(w).transpose(0, 2, 1)
         group, _, rows = self.w_shape
         n, c = self.x_shape[:2]
-        if self.flat:  # every element is written by the sum over taps
-            dxs = np.empty((n, c, self.row), dtype=dtype)
+        size, pixels = math.prod(self.reach), math.prod(self.grad_wide)
+        # stride 1 has one phase plane, the padded image, which the sums write as rows in place
+        if self.flat:
+            dxs = np.empty((n, c, self.grad_row), dtype=dtype)
         else:
             dxs = np.zeros(self.padded_shape, dtype=dtype)
-            per_group = dxs.reshape(n, group, self.per_group, *dxs.shape[2:])
 
         def block(i):
             start, stop = self.blocks[i]
             count = stop - start
-            cols = np.empty((count, group, rows, self.row), dtype=dtype)
-            cols[..., self.pixels:] = 0  # (stride 1) the shifted rows read these as edges
-            np.matmul(wt, self.widened(dout, start, stop), out=cols[..., :self.pixels])
-            if self.flat:
-                np.add.reduce(self._shifted(cols), axis=tuple(range(len(self.kernel))),
-                              out=dxs[start:stop].reshape(count, group, -1))
-                return
-            cols = cols.reshape(count, group, len(self.taps), self.per_group, *self.out)
-            for k, window in enumerate(self.taps):
-                per_group[(slice(start, stop), slice(None), slice(None), *window)] += \
-                    cols[:, :, k]
+            cols = np.empty((count, group, rows, self.grad_row), dtype=dtype)
+            cols[..., pixels:] = 0  # the shifted rows read these as edges
+            np.matmul(wt, self.widened(dout, start, stop, self.grad_wide),
+                      out=cols[..., :pixels])
+            sums = dxs[start:stop] if self.flat else np.empty(
+                (count, c, self.grad_row), dtype=dtype)
+            for phase in itertools.product(*self.phases):
+                np.add.reduce(self._shifted(cols, phase), axis=tuple(range(len(self.kernel))),
+                              out=sums.reshape(count, group, -1))
+                if not self.flat:
+                    plane = dxs[(slice(start, stop), slice(None), *(
+                        slice(r, r + s * m, s)
+                        for (r, _), s, m in zip(phase, self.stride, self.reach)))]
+                    plane[...] = sums[..., :size].reshape(count, c, *self.reach)[
+                        (..., *(slice(0, m) for m in plane.shape[2:]))]
 
         threads.each(block, len(self.blocks))
         if self.flat:
-            size = math.prod(self.padded_shape[2:])
             dxs = dxs[:, :, :size].reshape(self.padded_shape)
         return np.ascontiguousarray(_crop(dxs, self.pads, self.x_shape[2:]))
 
-    def _shifted(self, cols):
-        """For stride 1, columns (images, group, taps x C / group, row) as
-        (*kernel, images, group, C / group x row): each tap's rows moved by its offset, so that
-        their sum over the taps is the input gradient's rows (col2im as one reduction, which
-        NumPy runs several times faster than a strided add per tap). A tap reads the rows
-        before its own where its offset reaches back: the zeros past the last pixels."""
+    def _shifted(self, cols, phase):
+        """The input gradient's columns (images, group, taps x C / group, row) as the taps of
+        one ``phase`` see them, (*its taps, images, group, C / group x row): each tap's rows
+        moved back by its shift, so that their sum over the taps is the phase plane's rows
+        (col2im as one reduction, which NumPy runs several times faster than a strided add
+        per tap). A tap reads the rows before its own where its shift reaches back: the zeros
+        past the last pixels."""
         count, group, _, row = cols.shape
-        chunk, item = self.per_group * row, cols.itemsize
-        steps = [math.prod(self.kernel[d + 1:]) * chunk - step
-                 for d, step in enumerate(self.tap_steps)]
-        return as_strided(cols, (*self.kernel, count, group, chunk),
-                          (*(s * item for s in steps), *cols.strides[:2], item))
+        offset, strides = 0, []
+        for i, ((_, taps), step, s, d) in enumerate(zip(phase, self.steps, self.stride,
+                                                         self.dilation)):
+            per_tap = math.prod(self.kernel[i + 1:]) * self.per_group * row
+            offset += taps.start * per_tap - taps.start * d // s * step
+            strides.append(taps.step * per_tap - taps.step * d // s * step)
+        item = cols.itemsize
+        return as_strided(cols.reshape(-1)[offset:],
+                          (*(len(taps) for _, taps in phase), count, group,
+                           self.per_group * row),
+                          (*(s * item for s in strides), *cols.strides[:2], item))
 
     def filter_gradient(self, dout, x):
         group, per_out, rows = self.w_shape
@@ -255,7 +280,7 @@ class _ConvPlan:
         def block(i):
             # per image columns @ dout^T, summed: BLAS runs this orientation up to twice as
             # fast as dout @ columns^T when the output channels are few
-            d = self.widened(dout, *self.blocks[i])
+            d = self.widened(dout, *self.blocks[i], self.wide)
             parts[i] = np.matmul(columns(i), d.swapaxes(2, 3)).sum(axis=0)
 
         threads.each(block, len(self.blocks))
