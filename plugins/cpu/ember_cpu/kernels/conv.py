@@ -113,8 +113,8 @@ class _ConvPlan:
         else:
             self.wide, self.row = tuple(self.out), math.prod(self.out)
         self.pixels = math.prod(self.wide)
-        self.crop = None if self.wide == tuple(self.out) else (
-            slice(None), slice(None), *(slice(0, o) for o in self.out))
+        # the output's pixels inside a wider layout
+        self.crop = (slice(None), slice(None), *(slice(0, o) for o in self.out))
         taps = math.prod(self.kernel)
         self.per_group = c // self.group
         # weight: (group, O / group, taps x C / group); columns: (images, group, same, row)
@@ -195,7 +195,7 @@ class _ConvPlan:
         d = dout[start:stop]
         if wide != tuple(self.out):
             d = np.zeros((stop - start, dout.shape[1], *wide), dtype=dout.dtype)
-            d[(slice(None), slice(None), *(slice(0, o) for o in self.out))] = dout[start:stop]
+            d[self.crop] = dout[start:stop]
         return d.reshape(stop - start, *self.w_shape[:2], -1)
 
     def forward(self, x, w):
@@ -205,7 +205,7 @@ class _ConvPlan:
 
         def block(i):
             start, stop = self.blocks[i]
-            if self.crop is None:
+            if self.wide == tuple(self.out):
                 np.matmul(wm, columns(i), out=out[start:stop].reshape(
                     stop - start, *self.w_shape[:2], -1))
             else:
