@@ -37,7 +37,8 @@ def test_stages_that_change_the_graph_are_written_as_ir_and_dot(tmp_path):
     (summary,) = directory.glob("*_Net_passes.txt")
     assert summary.read_text() == (  # conv + relu: no pass finds anything to do
         "00_trace: 2 nodes\n01_fold_constants: unchanged, not written\n"
-        "02_cse: unchanged, not written\n03_dce: unchanged, not written\n")
+        "02_cse: unchanged, not written\n03_dce: unchanged, not written\n"
+        "04_pool_before_relu: unchanged, not written\n")
     assert not any("_fold_constants." in n or "_dce." in n for n in names)
 
 

@@ -132,10 +132,15 @@ def _evaluate(node: Node, arrays: list[Any]) -> list[np.ndarray]:
     return [np.asarray(to_host(t)) for t in (out if node.multi else (out,))]
 
 
+#: Simplifications: the graph as written, less repeated and unused work (export writes this).
 PASSES: list[tuple[str, Callable[[Graph], Graph]]] = [
     ("fold_constants", lambda g: passes.fold_constants(g, _evaluate)),
     ("cse", passes.eliminate_common_subexpressions),
     ("dce", passes.eliminate_dead_code),
+]
+#: Rewrites into faster forms with the same results, for running the graph.
+REWRITES: list[tuple[str, Callable[[Graph], Graph]]] = [
+    ("pool_before_relu", passes.pool_before_relu),
 ]
 
 
@@ -176,7 +181,7 @@ def compile_graph(fn: Callable[..., Any], args: tuple, name: str, root: Any = No
         graph = trace(convert(fn), args, name, root, used)
         _counters["traces"] += 1
         write(graph, "trace")
-        for label, run_pass in PASSES:
+        for label, run_pass in PASSES + REWRITES:
             graph = run_pass(graph)
             write(graph, label)
         _save_cached(graph, cache_file)

@@ -1,4 +1,5 @@
-"""Graph passes: dead-code elimination, common-subexpression elimination, constant folding.
+"""Graph passes: dead-code elimination, common-subexpression elimination, constant folding, and
+a ReLU moved after the max-pool that reads it.
 
 Each pass takes a graph and returns it changed in place. Only pure nodes (``Primitive.pure``:
 no side effect, no randomness) are removed, merged or folded. A control-flow node is pure when
@@ -174,3 +175,89 @@ def _inline(graph: Graph, node: Node, branch: Graph) -> dict[int, Value]:
         sub.parent = graph
     replace.update((v.id, r) for v, r in zip(node.outputs, branch.outputs, strict=True))
     return replace
+
+
+#: max-pool primitives and their backward primitives (inputs: x, out, dout)
+_MAX_POOLS = {"MaxPool": "MaxPoolGrad", "MaxPool3D": "MaxPool3DGrad"}
+
+
+def pool_before_relu(graph: Graph) -> Graph:
+    """Rewrite ``MaxPool(ReLU(x))`` as ``ReLU(MaxPool(x))`` (and the backward with it), so
+    that the ReLU and its gradient run on the pooled tensor, a quarter of the size for 2x2
+    windows. Exact: ReLU is monotone, so both forms give the same output, and a window's
+    gradient goes to the same element (its first maximum when that is positive, nowhere
+    otherwise). Only where nothing else reads the ReLU's output: its backward
+    ``ReluGrad(MaxPoolGrad(y, pooled, dp), y)`` becomes ``MaxPoolGrad(x, MaxPool(x),
+    ReluGrad(dp, pooled))``."""
+    for node in graph.nodes:
+        for sub in subgraphs(node):
+            pool_before_relu(sub)
+    readers: dict[int, list[tuple[Node, int]]] = {}
+    for node in graph.nodes:
+        for i, x in enumerate(node.inputs):
+            for v in _values(x):
+                readers.setdefault(v.id, []).append((node, i if x is v else -1))
+    returned = {v.id for v in _values(graph.outputs)}
+    for relu in [n for n in graph.nodes if n.prim.name == "ReLU"]:
+        y = relu.outputs[0]
+        match = None if y.id in returned else _relu_pool(y, readers, returned)
+        if match is not None:
+            _swap(graph, relu, *match)
+    return graph
+
+
+def _values(x: Any) -> list[Value]:
+    """The Values in one node input (tuples and lists item by item) or list of outputs."""
+    if isinstance(x, Value):
+        return [x]
+    if isinstance(x, tuple | list):
+        return [v for item in x for v in _values(item)]
+    return []
+
+
+def _relu_pool(y: Value, readers: dict[int, list[tuple[Node, int]]],
+               returned: set[int]) -> tuple[Node, list[tuple[Node, Node]]] | None:
+    """The max-pool reading ReLU output ``y`` and the (MaxPoolGrad, ReluGrad) pairs of its
+    backward, when these are all that read ``y``; else None."""
+    reads = readers.get(y.id, [])
+    pools = [n for n, i in reads if i == 0 and n.prim.name in _MAX_POOLS]
+    if len(pools) != 1:
+        return None
+    pool = pools[0]
+    pooled = pool.outputs[0]
+    pairs = []
+    for node, i in reads:
+        if node.prim.name != _MAX_POOLS[pool.prim.name]:
+            continue
+        grad = node.outputs[0]
+        after = readers.get(grad.id, [])
+        if (i != 0 or node.inputs[1] is not pooled or node.prim.attrs() != pool.prim.attrs()
+                or grad.id in returned or len(after) != 1
+                or after[0][0].prim.name != "ReluGrad" or after[0][1] != 0
+                or after[0][0].inputs[1] is not y):
+            return None
+        pairs.append((node, after[0][0]))
+    if len(reads) != 1 + 2 * len(pairs):
+        return None
+    return pool, pairs
+
+
+def _swap(graph: Graph, relu: Node, pool: Node, pairs: list[tuple[Node, Node]]) -> None:
+    """Move each ReLU (forward and backward) after its max-pool; see ``pool_before_relu``."""
+    x, pooled = relu.inputs[0], pool.outputs[0]
+    position = {id(n): i for i, n in enumerate(graph.nodes)}
+
+    def place(node: Node, where: Node, inputs: list[Any], output: Value) -> None:
+        graph.nodes[position[id(where)]] = node
+        node.inputs, node.outputs = inputs, [output]
+        output.node, output.index = node, 0
+
+    early = Value(graph.new_id(), "node", pooled.shape, pooled.dtype)
+    place(pool, relu, [x, *pool.inputs[1:]], early)
+    place(relu, pool, [early], pooled)
+    for pool_grad, relu_grad in pairs:
+        dp = pool_grad.inputs[2]
+        dx = relu_grad.outputs[0]
+        masked = Value(graph.new_id(), "node", dp.shape, dp.dtype)
+        place(relu_grad, pool_grad, [dp, pooled], masked)
+        place(pool_grad, relu_grad, [x, early, masked], dx)
