@@ -181,8 +181,6 @@ _exclude("pipeline/model parallelism, device queues and multi-device normalizati
          "ember.parallel", "ember.set_fl_context",
          "ember.get_fl_context")
 _exclude("mindspore.numpy: a separate sub-package outside this issue", "ember.numpy")
-_exclude("TFRecordToMR (reads TFRecord files through TensorFlow): not built; FileWriter writes "
-         "any rows", "ember.mindrecord.TFRecordToMR")
 _exclude("dataset sinking helpers of Ascend/GPU device queues",
          "ember.DatasetHelper", "ember.connect_network_with_dataset",
          "ember.train.DatasetHelper", "ember.train.connect_network_with_dataset",

@@ -1,7 +1,7 @@
 """MindRecord, as ``mindspore.mindrecord``: ``FileWriter`` writes rows to MindRecord shard files
 (MindSpore 1.6's on-disk format, with their SQLite ``.db`` indexes) and ``FileReader`` reads
 them back, ``MindPage`` by category; ``ember.dataset.MindDataset`` reads them into a pipeline;
-the ``*ToMR`` tools convert CIFAR, MNIST, ImageNet folders and CSV files.
+the ``*ToMR`` tools convert CIFAR, MNIST, ImageNet folders, CSV and TFRecord files.
 ``ember.mindrecord.format`` documents the layout."""
 
 from ember.mindrecord.exceptions import (
@@ -21,10 +21,18 @@ from ember.mindrecord.exceptions import (
 from ember.mindrecord.filereader import FileReader
 from ember.mindrecord.filewriter import FAILED, SUCCESS, FileWriter, MSRStatus
 from ember.mindrecord.mindpage import MindPage
-from ember.mindrecord.tools import Cifar10ToMR, Cifar100ToMR, CsvToMR, ImageNetToMR, MnistToMR
+from ember.mindrecord.tools import (
+    Cifar10ToMR,
+    Cifar100ToMR,
+    CsvToMR,
+    ImageNetToMR,
+    MnistToMR,
+    TFRecordToMR,
+)
 
 __all__ = ["FAILED", "SUCCESS", "Cifar10ToMR", "Cifar100ToMR", "CsvToMR", "FileReader",
            "FileWriter", "ImageNetToMR", "MRMAddSchemaError", "MRMCommitError",
            "MRMDefineIndexError", "MRMFetchDataError", "MRMGetMetaError", "MRMInvalidSchemaError",
            "MRMOpenError", "MRMOpenForAppendError", "MRMValidateDataError", "MSRStatus",
-           "MindPage", "MindRecordException", "MnistToMR", "ParamTypeError", "ParamValueError"]
+           "MindPage", "MindRecordException", "MnistToMR", "ParamTypeError", "ParamValueError",
+           "TFRecordToMR"]

@@ -1,7 +1,7 @@
 """Converters of common datasets to MindRecord, as ``mindspore.mindrecord``'s ``*ToMR`` tools:
 the same files, schemas and indexes as MindSpore 1.6's (``transform()`` writes them, returns
-SUCCESS). Images are stored JPEG-encoded (Pillow: ``pip install "ember-core[vision]"``).
-TFRecordToMR is not provided."""
+SUCCESS). Images are stored JPEG-encoded (Pillow: ``pip install "ember-core[vision]"``);
+TFRecordToMR reads its file through TensorFlow, as MindSpore's does."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import gzip
 import io
 import os
 import pickle
+import string
 import warnings
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -298,4 +299,90 @@ class CsvToMR:
     run = transform
 
 
-__all__ = ["Cifar100ToMR", "Cifar10ToMR", "CsvToMR", "ImageNetToMR", "MnistToMR"]
+# -- TFRecord -------------------------------------------------------------------------------
+#: what each dtype ``tf.io.parse_single_example`` reads is stored as
+_TF_TYPES = {"string": "string", "int64": "int64", "float32": "float32"}
+_UNSAFE = str.maketrans({c: "_" for c in string.punctuation.replace("_", "") + " "})
+
+
+class TFRecordToMR:
+    """A TFRecord file to MindRecord, through TensorFlow (``pip install tensorflow``).
+
+    ``feature_dict`` maps feature names to ``tf.io.FixedLenFeature``: scalars, or numbers of a
+    fixed length ``[n]``. Field names have punctuation and spaces replaced by ``_``. Scalar
+    strings are decoded as UTF-8, except those named in ``bytes_fields`` (images), kept as
+    bytes."""
+
+    def __init__(self, source: str, destination: str, feature_dict: dict[str, Any],
+                 bytes_fields: list[str] | None = None) -> None:
+        try:
+            import tensorflow as tf
+        except ModuleNotFoundError:
+            raise ModuleNotFoundError("TFRecordToMR reads TFRecord files through TensorFlow, "
+                                      "which is not installed: pip install tensorflow") from None
+        self.tf = tf
+        self.source = _path(source, "source")
+        self.destination = _path(destination, "destination")
+        if not isinstance(feature_dict, dict) or not feature_dict:
+            raise ParamValueError(f"The parameter feature_dict must be a non-empty dict, but got "
+                                  f"{feature_dict!r}")
+        for name, feature in feature_dict.items():
+            if not isinstance(feature, tf.io.FixedLenFeature):
+                raise ParamValueError(f"The parameter feature_dict supports only "
+                                      f"tf.io.FixedLenFeature, but {name!r} is {feature!r}")
+        if bytes_fields is not None and not isinstance(bytes_fields, list):
+            raise ParamValueError(f"The parameter bytes_fields must be a list of str, but got "
+                                  f"{bytes_fields!r}")
+        for name in bytes_fields or []:
+            feature = feature_dict.get(name) if isinstance(name, str) else None
+            if feature is None or feature.dtype != tf.string or list(feature.shape):
+                raise ParamValueError(f"The parameter bytes_fields lists {name!r}, which must be "
+                                      f"a scalar tf.string feature of feature_dict")
+        self.feature_dict = feature_dict
+        self.bytes_fields = set(bytes_fields or [])
+        self.schema = {name.translate(_UNSAFE): self._field(name, feature)
+                       for name, feature in feature_dict.items()}
+
+    def _field(self, name: str, feature: Any) -> dict[str, Any]:
+        kind = _TF_TYPES.get(feature.dtype.name)
+        if kind is None:
+            raise ParamValueError(f"feature_dict[{name!r}] has dtype {feature.dtype.name}, which "
+                                  f"TFRecord features cannot hold (accepted: "
+                                  f"{', '.join(_TF_TYPES)})")
+        shape = list(feature.shape)
+        if not shape:
+            return {"type": "bytes" if name in self.bytes_fields else kind}
+        if len(shape) != 1 or not isinstance(shape[0], int) or shape[0] < 1 or kind == "string":
+            raise ParamValueError(f"feature_dict[{name!r}] must be a scalar, or numbers of shape "
+                                  f"[n] with n > 0, but got shape {shape} of {feature.dtype.name}")
+        return {"type": kind, "shape": shape}
+
+    def _rows(self) -> Iterator[dict[str, Any]]:
+        tf = self.tf
+        records = tf.data.TFRecordDataset(self.source).map(
+            lambda example: tf.io.parse_single_example(example, self.feature_dict))
+        try:
+            for sample in records:
+                yield {name.translate(_UNSAFE): self._value(name, value.numpy())
+                       for name, value in sample.items()}
+        except tf.errors.InvalidArgumentError as err:
+            raise ParamValueError(f"The records of {self.source} do not match feature_dict: "
+                                  f"{err.message}") from None
+
+    def _value(self, name: str, value: Any) -> Any:
+        kind = self.schema[name.translate(_UNSAFE)]["type"]
+        if kind == "bytes":
+            return bytes(value)
+        if kind == "string":
+            return value.decode("utf-8")
+        return np.asarray(value, dtype=kind) if value.ndim else np.asarray(value).item()
+
+    def transform(self) -> MSRStatus:
+        if not os.path.isfile(self.source):
+            raise OSError(f"TFRecord file {self.source} does not exist")
+        return _write(self.destination, self.schema, "TFRecord to MindRecord", self._rows())
+
+    run = transform
+
+
+__all__ = ["Cifar100ToMR", "Cifar10ToMR", "CsvToMR", "ImageNetToMR", "MnistToMR", "TFRecordToMR"]
