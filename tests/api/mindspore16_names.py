@@ -191,8 +191,6 @@ _exclude("loss-landscape files of MindInsight: not built in this round",
          "ember.train.callback.SummaryLandscape")
 _exclude("SampledSoftmaxLoss (candidate sampling, GPU in MindSpore 1.6): not built in this round",
          "ember.nn.SampledSoftmaxLoss")
-_exclude("pending primitives: Lgamma, Digamma, Igamma, MatrixDeterminant",
-         *(f"ember.nn.{n}" for n in ("LGamma", "DiGamma", "IGamma", "LBeta", "MatDet")))
 _exclude("pending primitives: Sqrt/Exp-based image kernels with gaussian windows (SSIM, "
          "MSSSIM) need Conv2D depthwise groups; not built in this round",
          "ember.nn.SSIM", "ember.nn.MSSSIM")
