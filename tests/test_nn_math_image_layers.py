@@ -188,3 +188,132 @@ def test_matdet_errors():
         nn.MatDet()(Tensor(np.eye(3, dtype=np.int32)))
     with pytest.raises(ValueError, match="'input_a'"):
         nn.MatDet()(Tensor(np.ones((2, 3), np.float32)))
+
+
+# -- SSIM / MSSSIM ------------------------------------------------------------------------------
+def gaussian_window(size: int, sigma: float) -> np.ndarray:
+    offsets = np.arange(size) - (size - 1) // 2
+    g = np.exp(-(offsets[:, None] ** 2 + offsets[None, :] ** 2) / (2 * sigma ** 2))
+    return g / g.sum()
+
+
+def valid_filter(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    k = w.shape[0]
+    h, wd = x.shape[-2] - k + 1, x.shape[-1] - k + 1
+    return sum(w[i, j] * x[..., i:i + h, j:j + wd] for i in range(k) for j in range(k))
+
+
+def ssim_ref(a, b, size=11, sigma=1.5, k1=0.01, k2=0.03, max_val=1.0):
+    """Per-channel means (N, C) of the SSIM map and its contrast-structure part, in float64."""
+    w = gaussian_window(size, sigma)
+    c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
+    mu1, mu2 = valid_filter(a, w), valid_filter(b, w)
+    var1 = valid_filter(a * a, w) - mu1 ** 2
+    var2 = valid_filter(b * b, w) - mu2 ** 2
+    cov = valid_filter(a * b, w) - mu1 * mu2
+    cs = (2 * cov + c2) / (var1 + var2 + c2)
+    ssim = (2 * mu1 * mu2 + c1) / (mu1 ** 2 + mu2 ** 2 + c1) * cs
+    return ssim.mean((-2, -1)), cs.mean((-2, -1))
+
+
+def msssim_ref(a, b, factors, **kw):
+    parts = []
+    for i in range(len(factors)):
+        ssim, cs = ssim_ref(a, b, **kw)
+        parts.append(np.maximum(ssim if i == len(factors) - 1 else cs, 0))
+        n, c, h, w = a.shape
+        a = a[:, :, :h // 2 * 2, :w // 2 * 2].reshape(n, c, h // 2, 2, w // 2, 2).mean((3, 5))
+        b = b[:, :, :h // 2 * 2, :w // 2 * 2].reshape(n, c, h // 2, 2, w // 2, 2).mean((3, 5))
+    return np.prod(np.stack(parts, -1) ** np.array(factors), -1).mean(-1)
+
+
+def image_pair(rng, shape, noise=0.1):
+    a = rng.random(shape)
+    return a, np.clip(a + noise * rng.standard_normal(shape), 0, 1)
+
+
+@MODES
+def test_ssim_matches_float64_gaussian_window_formula(mode):
+    context.set_context(mode=mode)
+    rng = np.random.default_rng(3)
+    a, b = image_pair(rng, (2, 3, 20, 17))
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    out = nn.SSIM()(Tensor(a32), Tensor(b32))
+    assert out.shape == (2,)
+    np.testing.assert_allclose(out.asnumpy(), ssim_ref(a32, b32)[0].mean(-1), atol=2e-5)
+    # other window, constants and range (max_val 255 on a 0..255 float image)
+    net = nn.SSIM(max_val=255, filter_size=4, filter_sigma=0.8, k1=0.02, k2=0.05)
+    out = net(Tensor(a32 * 255), Tensor(b32 * 255))
+    ref = ssim_ref(a * 255, b * 255, 4, 0.8, 0.02, 0.05, 255.0)[0].mean(-1)
+    np.testing.assert_allclose(out.asnumpy(), ref, atol=2e-5)
+    # an image with itself is 1
+    np.testing.assert_allclose(nn.SSIM()(Tensor(a32), Tensor(a32)).asnumpy(), 1.0, atol=1e-5)
+
+
+def test_ssim_parameters_and_gradient():
+    net = nn.SSIM()
+    assert [name for name, _ in net.parameters_and_names()] == ["conv.weight"]
+    assert not net.conv.weight.requires_grad
+    np.testing.assert_allclose(net.conv.weight.asnumpy()[0, 0], gaussian_window(11, 1.5),
+                               rtol=1e-6)
+    rng = np.random.default_rng(4)
+    a, b = image_pair(rng, (1, 1, 6, 6), noise=0.3)
+    net = nn.SSIM(filter_size=3)
+    grad = ops.GradOperation()(net)(Tensor(a.astype(np.float32)),
+                                    Tensor(b.astype(np.float32))).asnumpy()
+    h = 1e-6
+    fd = np.zeros_like(a)
+    for idx in np.ndindex(a.shape):
+        d = np.zeros_like(a)
+        d[idx] = h
+        fd[idx] = (ssim_ref(a + d, b, 3)[0].mean() - ssim_ref(a - d, b, 3)[0].mean()) / (2 * h)
+    np.testing.assert_allclose(grad, fd, atol=2e-4)
+
+
+@MODES
+def test_msssim_matches_float64_reference(mode):
+    context.set_context(mode=mode)
+    rng = np.random.default_rng(5)
+    a, b = image_pair(rng, (2, 3, 64, 64), noise=0.2)
+    factors = (0.2, 0.3, 0.5)
+    net = nn.MSSSIM(power_factors=factors, filter_size=7)
+    assert [name for name, _ in net.parameters_and_names()] == [
+        f"multi_convs_list.{i}.weight" for i in range(3)]
+    out = net(Tensor(a), Tensor(b))  # float64 images are accepted and computed in float32
+    np.testing.assert_allclose(out.asnumpy(), msssim_ref(a, b, factors, size=7), atol=5e-5)
+    # uint8 images are scaled to [0, 1] with max_val
+    a8, b8 = (a * 255).round().astype(np.uint8), (b * 255).round().astype(np.uint8)
+    out = nn.MSSSIM(max_val=255, power_factors=factors, filter_size=7)(Tensor(a8), Tensor(b8))
+    ref = msssim_ref(a8 / 255.0, b8 / 255.0, factors, size=7)
+    np.testing.assert_allclose(out.asnumpy(), ref, atol=5e-5)
+
+
+@pytest.mark.parametrize("kwargs, error, name", [
+    ({"max_val": "1"}, TypeError, "max_val"),
+    ({"max_val": 0}, ValueError, "max_val"),
+    ({"filter_size": 1.5}, TypeError, "filter_size"),
+    ({"filter_size": 0}, ValueError, "filter_size"),
+    ({"filter_sigma": 1}, TypeError, "filter_sigma"),
+    ({"filter_sigma": -1.0}, ValueError, "filter_sigma"),
+    ({"k1": 1}, TypeError, "k1"),
+    ({"k2": None}, TypeError, "k2"),
+])
+def test_ssim_argument_errors(kwargs, error, name):
+    for layer in (nn.SSIM, nn.MSSSIM):
+        with pytest.raises(error, match=f"'{name}'"):
+            layer(**kwargs)
+    with pytest.raises(TypeError, match="'power_factors'"):
+        nn.MSSSIM(power_factors=0.5)
+
+
+def test_ssim_input_errors():
+    img = Tensor(np.zeros((1, 1, 12, 12), np.float32))
+    with pytest.raises(ValueError, match="img1 shape\\[2\\]"):
+        nn.SSIM()(Tensor(np.zeros((1, 1, 8, 12), np.float32)),
+                  Tensor(np.zeros((1, 1, 8, 12), np.float32)))
+    with pytest.raises(ValueError, match="'img1'"):
+        nn.SSIM()(Tensor(np.zeros((12, 12), np.float32)), img)
+    with pytest.raises(TypeError, match="'img1'"):
+        nn.SSIM()(Tensor(np.zeros((1, 1, 12, 12), np.int32)), img)
+    with pytest.raises(TypeError, match="'img2'"):
+        nn.SSIM()(img, Tensor(np.zeros((1, 1, 12, 13), np.float32)))

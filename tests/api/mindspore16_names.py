@@ -191,9 +191,6 @@ _exclude("loss-landscape files of MindInsight: not built in this round",
          "ember.train.callback.SummaryLandscape")
 _exclude("SampledSoftmaxLoss (candidate sampling, GPU in MindSpore 1.6): not built in this round",
          "ember.nn.SampledSoftmaxLoss")
-_exclude("pending primitives: Sqrt/Exp-based image kernels with gaussian windows (SSIM, "
-         "MSSSIM) need Conv2D depthwise groups; not built in this round",
-         "ember.nn.SSIM", "ember.nn.MSSSIM")
 _exclude("segmentation-surface metrics (Hausdorff, mean surface and RMS surface distance, "
          "the ConfusionMatrixMetric family) and OcclusionSensitivity: not built in this round",
          *(f"ember.nn.{n}" for n in ("HausdorffDistance", "MeanSurfaceDistance",
