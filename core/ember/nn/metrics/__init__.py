@@ -12,6 +12,7 @@ from ember.nn.metrics.loss import Loss
 from ember.nn.metrics.metric import EvaluationBase, Metric, rearrange_inputs
 from ember.nn.metrics.precision import Precision, Recall
 from ember.nn.metrics.scores import F1, CosineSimilarity, Dice, Fbeta, Perplexity
+from ember.nn.metrics.surface import HausdorffDistance, MeanSurfaceDistance, RootMeanSquareDistance
 from ember.nn.metrics.topk import (
     Top1CategoricalAccuracy,
     Top5CategoricalAccuracy,
@@ -63,7 +64,8 @@ def get_metrics(metrics: dict[str, Metric] | set[str] | None) -> dict[str, Metri
 
 __all__ = [
     "F1", "MAE", "MSE", "ROC", "Accuracy", "BleuScore", "ConfusionMatrix", "CosineSimilarity",
-    "Dice", "Fbeta", "Perplexity", "auc", "EvaluationBase", "Loss", "Metric", "Precision", "Recall",
+    "Dice", "Fbeta", "HausdorffDistance", "MeanSurfaceDistance", "Perplexity",
+    "RootMeanSquareDistance", "auc", "EvaluationBase", "Loss", "Metric", "Precision", "Recall",
     "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "TopKCategoricalAccuracy",
     "get_metric_fn", "get_metrics", "names", "rearrange_inputs",
 ]
