@@ -155,32 +155,40 @@ class HausdorffDistance(_SurfaceMetric):
         return forward if self.directed else max(forward, self._directed(True))
 
 
-class MeanSurfaceDistance(_SurfaceMetric):
-    """The mean distance from the predicted region's edge points to the nearest edge point of
-    the true region; with ``symmetric``, the mean of that and the reverse. inf when an edge
-    set is empty.
-
-    ``MeanSurfaceDistance(symmetric=False, distance_metric='euclidean')``."""
+class _EdgeToEdge(_SurfaceMetric):
+    """A statistic of the distances from the predicted edge to the true one, or both ways."""
 
     def __init__(self, symmetric: bool = False, distance_metric: str = "euclidean") -> None:
         self.symmetric = Validator.check_value_type("symmetric", symmetric, [bool],
                                                     type(self).__name__)
         super().__init__(distance_metric)
 
+    def _each_way(self, statistic: Any) -> list[float] | None:
+        """``statistic`` of the distances from the predicted edge (and, with ``symmetric``,
+        from the true edge); None when an edge set is empty."""
+        values = []
+        for reverse in (False, True) if self.symmetric else (False,):
+            distances = self._distances(reverse)
+            if not distances.size:
+                return None
+            values.append(statistic(distances))
+        return values
+
+
+class MeanSurfaceDistance(_EdgeToEdge):
+    """The mean distance from the predicted region's edge points to the nearest edge point of
+    the true region; with ``symmetric``, the mean of that and the reverse. inf when an edge
+    set is empty.
+
+    ``MeanSurfaceDistance(symmetric=False, distance_metric='euclidean')``."""
+
     def eval(self) -> float:
         """The mean surface distance of the last update."""
-        forward = self._distances()
-        if not forward.size:
-            return np.inf
-        if not self.symmetric:
-            return forward.mean()
-        backward = self._distances(reverse=True)
-        if not backward.size:
-            return np.inf
-        return np.mean((forward.mean(), backward.mean()))
+        means = self._each_way(np.mean)
+        return np.inf if means is None else np.mean(means)
 
 
-class RootMeanSquareDistance(_SurfaceMetric):
+class RootMeanSquareDistance(_EdgeToEdge):
     """The root of the mean of the squared distances between the edges of the two regions,
     taken both ways with ``symmetric``. Without ``symmetric`` it is, as in MindSpore 1.6, the
     mean of the squared distances from the predicted edge to the true one (no root). inf when
@@ -188,20 +196,9 @@ class RootMeanSquareDistance(_SurfaceMetric):
 
     ``RootMeanSquareDistance(symmetric=False, distance_metric='euclidean')``."""
 
-    def __init__(self, symmetric: bool = False, distance_metric: str = "euclidean") -> None:
-        self.symmetric = Validator.check_value_type("symmetric", symmetric, [bool],
-                                                    type(self).__name__)
-        super().__init__(distance_metric)
-
     def eval(self) -> float:
         """The root-mean-square surface distance of the last update."""
-        forward = self._distances()
-        if not forward.size:
+        squares = self._each_way(lambda d: (d ** 2).mean())
+        if squares is None:
             return np.inf
-        forward_ms = (forward ** 2).mean()
-        if not self.symmetric:
-            return forward_ms
-        backward = self._distances(reverse=True)
-        if not backward.size:
-            return np.inf
-        return np.sqrt(np.mean((forward_ms, (backward ** 2).mean())))
+        return np.sqrt(np.mean(squares)) if self.symmetric else squares[0]
