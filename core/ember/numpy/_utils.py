@@ -123,3 +123,13 @@ def shape_of(op: str, shape: Any) -> tuple[int, ...]:
         raise TypeError(f"{op}: shape must be an int or a tuple of non-negative ints, but got "
                         f"{shape!r}")
     return tuple(int(s) for s in items)
+
+
+def broadcast_pair(op: str, x1: Tensor, x2: Tensor) -> tuple[Tensor, Tensor]:
+    """Both tensors broadcast to their common shape."""
+    try:
+        shape = tuple(np.broadcast_shapes(x1.shape, x2.shape))
+    except ValueError:
+        raise ValueError(f"{op}: shapes {x1.shape} and {x2.shape} cannot be broadcast "
+                         f"together") from None
+    return F.broadcast_to(x1, shape), F.broadcast_to(x2, shape)

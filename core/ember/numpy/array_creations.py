@@ -20,7 +20,6 @@ from ember.numpy._utils import (
     to_tensor,
 )
 from ember.ops import functional as F
-from ember.ops import operations as P
 
 
 def array(obj: Any, dtype: Any = None, copy: bool = True, ndmin: int = 0) -> Tensor:
@@ -416,4 +415,4 @@ __all__ = ["array", "asarray", "asfarray", "ones", "zeros", "full", "arange", "l
            "ogrid", "diagflat", "diag", "diag_indices", "ix_", "indices", "geomspace",
            "vander", "hamming", "hanning", "bartlett", "blackman", "triu_indices",
            "tril_indices", "triu_indices_from", "tril_indices_from", "histogram_bin_edges",
-           "pad", "copy_"]
+           "pad"]
