@@ -12,7 +12,7 @@ RNG = onp.random.default_rng(0)
 A = RNG.standard_normal((2, 3)).astype(onp.float32)
 B = RNG.standard_normal((3, 4)).astype(onp.float32)
 P = (onp.abs(A) + 0.5).astype(onp.float32)
-I = onp.arange(12, dtype=onp.int32).reshape(3, 4)
+I = onp.arange(12, dtype=onp.int32).reshape(3, 4)  # noqa: E741 (the integer operand)
 V = onp.array([1.0, 2.5, -3.0, 4.0], onp.float32)
 
 
