@@ -10,7 +10,15 @@ from typing import Any
 
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
-from ember.numpy._utils import broadcast_pair, cast_to, check_dtype, float_of, to_tensor, to_tensors
+from ember.numpy._utils import (
+    broadcast_pair,
+    cast_to,
+    check_dtype,
+    float_of,
+    named,
+    to_tensor,
+    to_tensors,
+)
 from ember.ops import functional as F
 
 
@@ -162,9 +170,7 @@ def unary(name: str) -> Callable[..., Tensor]:
         _check_integer(name, x)
         return cast_to(fn(float_of(x) if to_float else x), check_dtype(name, dtype))
 
-    apply.__name__ = apply.__qualname__ = name
-    apply.__doc__ = f"``numpy.{name}`` element-wise: ``{name}(x, dtype=None)``."
-    return apply
+    return named(apply, name, f"``numpy.{name}`` element-wise: ``{name}(x, dtype=None)``.")
 
 
 def binary(name: str) -> Callable[..., Tensor]:
@@ -179,10 +185,8 @@ def binary(name: str) -> Callable[..., Tensor]:
             x1, x2 = float_of(x1), float_of(x2)
         return cast_to(fn(x1, x2), check_dtype(name, dtype))
 
-    apply.__name__ = apply.__qualname__ = name
-    apply.__doc__ = (f"``numpy.{name}`` element-wise with broadcasting: "
-                     f"``{name}(x1, x2, dtype=None)``.")
-    return apply
+    return named(apply, name, f"``numpy.{name}`` element-wise with broadcasting: "
+                 f"``{name}(x1, x2, dtype=None)``.")
 
 
 FUNCTIONS: dict[str, Callable[..., Tensor]] = {

@@ -9,7 +9,15 @@ import numpy as np
 
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
-from ember.numpy._utils import cast_to, check_axes, check_axis, check_dtype, float_of, to_tensor
+from ember.numpy._utils import (
+    cast_to,
+    check_axes,
+    check_axis,
+    check_dtype,
+    float_of,
+    named,
+    to_tensor,
+)
 from ember.ops import functional as F
 from ember.ops import operations as P
 
@@ -52,9 +60,7 @@ def _extremum(op: str, primitive: type, combine: Any) -> Any:
         return out if initial is None else combine(out, F.cast(to_tensor(op, "initial", initial),
                                                                out.dtype))
 
-    reduce.__name__ = reduce.__qualname__ = op
-    reduce.__doc__ = f"The {op[1:]}imum over ``axis`` (all axes when None)."
-    return reduce
+    return named(reduce, op, f"The {op[1:]}imum over ``axis`` (all axes when None).")
 
 
 amax = _extremum("amax", P.ReduceMax, F.maximum)

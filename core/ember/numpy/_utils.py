@@ -3,6 +3,7 @@ Tensors with MindSpore's 32-bit defaults; every error names the function and the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -133,3 +134,10 @@ def broadcast_pair(op: str, x1: Tensor, x2: Tensor) -> tuple[Tensor, Tensor]:
         raise ValueError(f"{op}: shapes {x1.shape} and {x2.shape} cannot be broadcast "
                          f"together") from None
     return F.broadcast_to(x1, shape), F.broadcast_to(x2, shape)
+
+
+def named(fn: Callable[..., Any], name: str, doc: str) -> Callable[..., Any]:
+    """``fn`` (made by a factory) as the public function ``name``, documented by ``doc``."""
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn

@@ -15,6 +15,7 @@ from ember.numpy._utils import (
     check_dtype,
     check_int,
     host_array,
+    named,
     narrow,
     shape_of,
     to_tensor,
@@ -62,9 +63,8 @@ def _filled(op: str, value: int) -> Any:
         dtype = check_dtype(op, dtype) or mstype.float32
         return F.fill(dtype, shape_of(op, shape), value)
 
-    create.__name__ = create.__qualname__ = op
-    create.__doc__ = f"A tensor of ``shape`` filled with {value} (Float32 unless ``dtype``)."
-    return create
+    return named(create, op,
+                 f"A tensor of ``shape`` filled with {value} (Float32 unless ``dtype``).")
 
 
 ones = _filled("ones", 1)
@@ -80,10 +80,8 @@ def _like(op: str, value: Any) -> Any:
         shape = a.shape if shape is None else shape_of(op, shape)
         return F.fill(dtype, shape, value)
 
-    create.__name__ = create.__qualname__ = op
-    create.__doc__ = (f"A tensor shaped and typed like ``a`` (or ``dtype``/``shape``) filled "
-                      f"with {value}.")
-    return create
+    return named(create, op, f"A tensor shaped and typed like ``a`` (or ``dtype``/``shape``) "
+                             f"filled with {value}.")
 
 
 ones_like = _like("ones_like", 1)
@@ -360,9 +358,7 @@ def _window(op: str, fn: Any) -> Any:
     def window(M: int) -> Tensor:  # noqa: N803
         return Tensor(fn(check_int(op, "M", M)).astype(np.float32))
 
-    window.__name__ = window.__qualname__ = op
-    window.__doc__ = f"The {op} window of ``M`` points (Float32)."
-    return window
+    return named(window, op, f"The {op} window of ``M`` points (Float32).")
 
 
 hamming = _window("hamming", np.hamming)

@@ -11,7 +11,15 @@ import numpy as np
 
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
-from ember.numpy._utils import check_axes, check_axis, check_int, shape_of, to_tensor, to_tensors
+from ember.numpy._utils import (
+    check_axes,
+    check_axis,
+    check_int,
+    named,
+    shape_of,
+    to_tensor,
+    to_tensors,
+)
 from ember.ops import functional as F
 from ember.ops import operations as P
 
@@ -150,9 +158,7 @@ def _atleast(op: str, ndim: int) -> Callable:
         out = [F.reshape(t, _grown_shape(ndim, t.shape)) if t.ndim < ndim else t for t in out]
         return out[0] if len(out) == 1 else out
 
-    atleast.__name__ = atleast.__qualname__ = op
-    atleast.__doc__ = f"Each input viewed with at least {ndim} dimensions."
-    return atleast
+    return named(atleast, op, f"Each input viewed with at least {ndim} dimensions.")
 
 
 atleast_1d = _atleast("atleast_1d", 1)

@@ -9,7 +9,7 @@ import numpy as np
 
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
-from ember.numpy._utils import check_dtype, to_tensor, to_tensors
+from ember.numpy._utils import check_dtype, named, to_tensor, to_tensors
 from ember.ops import functional as F
 from ember.ops import operations as P
 
@@ -25,9 +25,7 @@ def _comparison(name: str, fn: Callable[[Tensor, Tensor], Tensor]) -> Callable[.
         dtype = check_dtype(name, dtype)
         return out if dtype is None else F.cast(out, dtype)
 
-    compare.__name__ = compare.__qualname__ = name
-    compare.__doc__ = f"``numpy.{name}`` element-wise with broadcasting (Bool)."
-    return compare
+    return named(compare, name, f"``numpy.{name}`` element-wise with broadcasting (Bool).")
 
 
 COMPARISONS = {
@@ -46,9 +44,7 @@ def _predicate(name: str, fn: Callable[[Tensor], Tensor]) -> Callable[..., Tenso
         dtype = check_dtype(name, dtype)
         return out if dtype is None else F.cast(out, dtype)
 
-    test.__name__ = test.__qualname__ = name
-    test.__doc__ = f"``numpy.{name}`` element-wise (Bool)."
-    return test
+    return named(test, name, f"``numpy.{name}`` element-wise (Bool).")
 
 
 def _float_test(fn: Callable[[Tensor], Tensor], integers: bool) -> Callable[[Tensor], Tensor]:
