@@ -186,7 +186,7 @@ def binary(name: str) -> Callable[..., Tensor]:
         return cast_to(fn(x1, x2), check_dtype(name, dtype))
 
     return named(apply, name, f"``numpy.{name}`` element-wise with broadcasting: "
-                 f"``{name}(x1, x2, dtype=None)``.")
+                              f"``{name}(x1, x2, dtype=None)``.")
 
 
 FUNCTIONS: dict[str, Callable[..., Tensor]] = {
