@@ -192,18 +192,25 @@ def pool_before_relu(graph: Graph) -> Graph:
     for node in graph.nodes:
         for sub in subgraphs(node):
             pool_before_relu(sub)
-    readers: dict[int, list[tuple[Node, int]]] = {}
-    for node in graph.nodes:
-        for i, x in enumerate(node.inputs):
-            for v in _values(x):
-                readers.setdefault(v.id, []).append((node, i if x is v else -1))
     returned = {v.id for v in _values(graph.outputs)}
+    readers = _readers(graph)
     for relu in [n for n in graph.nodes if n.prim.name == "ReLU"]:
         y = relu.outputs[0]
         match = None if y.id in returned else _relu_pool(y, readers, returned)
         if match is not None:
             _swap(graph, relu, *match)
+            readers = _readers(graph)
     return graph
+
+
+def _readers(graph: Graph) -> dict[int, list[tuple[Node, int]]]:
+    """Value id -> (node, input position) of each read; position -1 inside a tuple or list."""
+    found: dict[int, list[tuple[Node, int]]] = {}
+    for node in graph.nodes:
+        for i, x in enumerate(node.inputs):
+            for v in _values(x):
+                found.setdefault(v.id, []).append((node, i if x is v else -1))
+    return found
 
 
 def _values(x: Any) -> list[Value]:
