@@ -3,6 +3,8 @@ backward, with the same values and gradients as PyNative (which runs the ops as 
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -16,7 +18,7 @@ def _tied(shape, seed=0):
     return np.random.default_rng(seed).integers(-3, 3, shape).astype(np.float32)
 
 
-class ConvReluPool(nn.Cell):
+class ReluPool(nn.Cell):
     def __init__(self, pool):
         super().__init__()
         self.relu, self.pool = nn.ReLU(), pool
@@ -46,7 +48,7 @@ def _in_both_modes(fn):
 ])
 def test_values_and_gradients_are_those_of_relu_then_pool(pool, shape):
     x = _tied(shape)
-    net = ConvReluPool(pool)
+    net = ReluPool(pool)
     forward = _in_both_modes(lambda: net(Tensor(x)).asnumpy())
     grads = _in_both_modes(lambda: _grads(net, x))
     np.testing.assert_array_equal(forward[1], forward[0])
@@ -66,11 +68,11 @@ def test_values_and_gradients_are_those_of_relu_then_pool(pool, shape):
 def test_compiled_steps_write_the_rewrite_as_a_stage(tmp_path):
     context.set_context(mode=context.GRAPH_MODE, save_graphs=True, save_graphs_path=str(tmp_path))
     try:
-        _grads(ConvReluPool(nn.MaxPool2d(2, 2)), _tied((1, 1, 4, 4)))
+        _grads(ReluPool(nn.MaxPool2d(2, 2)), _tied((1, 1, 4, 4)))
     finally:
         context.set_context(mode=context.PYNATIVE_MODE, save_graphs=False)
     (summary,) = tmp_path.glob("*_passes.txt")
-    assert "_pool_before_relu: unchanged" not in summary.read_text()
+    assert re.search(r"^\d+_pool_before_relu: \d+ nodes$", summary.read_text(), re.M)
     (source,) = tmp_path.glob("*_backend.py")
     order = [line.split("# ")[1].split()[0] for line in source.read_text().splitlines()
              if "# " in line]
