@@ -95,6 +95,23 @@ def test_parameter_attribute_rules():
         net.weight = "w"
     net.weight = None
     assert [p.name for p in net.get_parameters()] == ["frozen"]
+    assert net.weight is None
+    # the slot stays a Parameter's (as in MindSpore 1.6): a Cell may not take it
+    with pytest.raises(TypeError, match="Inner.weight is a Parameter slot; .* not a Cell"):
+        net.weight = Inner()
+    net.weight = Parameter(Tensor(np.ones(2, np.float32)), name="weight")
+    assert [p.name for p in net.get_parameters()] == ["weight", "frozen"]
+
+
+def test_cell_attribute_rules():
+    net = Outer()
+    net.block = None  # a Cell slot may be emptied, and keeps its place
+    assert net.block is None and list(net.name_cells()) == ["block", "head"]
+    with pytest.raises(TypeError, match="Outer.block is a Cell slot; assign a Cell or None, "
+                                        "not Tensor"):
+        net.block = Tensor(np.ones(2, np.float32))
+    net.block = Inner()
+    assert isinstance(net.block, Inner)
 
     class Forgetful(nn.Cell):
         def __init__(self):

@@ -42,6 +42,9 @@ class Cell:
         if isinstance(value, Parameter):
             self.insert_param_to_cell(name, value)
         elif isinstance(value, Cell):
+            if name in params:
+                raise TypeError(f"{type(self).__name__}.{name} is a Parameter slot; assign a "
+                                f"Parameter, a Tensor (its new values) or None, not a Cell")
             self.insert_child_to_cell(name, value)
         elif isinstance(value, ParameterTuple):
             for i, param in enumerate(value):
@@ -62,8 +65,14 @@ class Cell:
                     raise TypeError(f"{type(self).__name__}.{name} is a Parameter; assign a "
                                     f"Parameter, a Tensor (its new values) or None, not "
                                     f"{type(value).__name__}")
-                del params[name]
-            cells.pop(name, None)
+                params[name] = None  # the slot stays a Parameter's, as MindSpore's does
+                return
+            if name in cells:
+                if value is not None:
+                    raise TypeError(f"{type(self).__name__}.{name} is a Cell slot; assign a "
+                                    f"Cell or None, not {type(value).__name__}")
+                cells[name] = None
+                return
             object.__setattr__(self, name, value)
 
     def __getattr__(self, name: str) -> Any:
