@@ -80,3 +80,13 @@ def test_var_is_differentiable():
     grad = ops.GradOperation()(lambda x: x.var())(Tensor(np.array([1.0, 2.0, 6.0], np.float32)))
     a = np.array([1.0, 2.0, 6.0])
     np.testing.assert_allclose(grad.asnumpy(), 2 * (a - a.mean()) / 3, rtol=1e-6)
+
+
+def test_equality_with_a_non_number_is_a_plain_bool():
+    # MindSpore 1.6's Tensor.__eq__/__ne__: elementwise against a Tensor or a number, else
+    # False / True (so ``x != 'zero'`` and ``x == None`` never reach the Equal primitive)
+    x = Tensor(np.array([1, 2], np.float32))
+    assert (x == "zero") is False and (x != "zero") is True
+    assert (x == None) is False and (x != None) is True  # noqa: E711
+    assert (x == 2).asnumpy().tolist() == [False, True]
+    assert (x != np.float32(1)).asnumpy().tolist() == [False, True]

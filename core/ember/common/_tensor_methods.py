@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from ember.common import dtype as mstype
@@ -72,6 +73,13 @@ def _binary(fn: Any, reflected: bool = False) -> Any:
     return lambda self, other: fn(self, Tensor(other) if isinstance(other, _SEQUENCES) else other)
 
 
+def _equality(fn: Any, unlike: bool) -> Any:
+    """``==``/``!=`` as MindSpore's: elementwise against a Tensor or number (NumPy's scalars
+    too); against anything else (a string, None, a sequence) the plain answer ``unlike``."""
+    return lambda self, other: fn(self, other) if isinstance(
+        other, numbers.Number | Tensor) else unlike
+
+
 def _unary(fn: Any) -> Any:
     return lambda self: fn(self)
 
@@ -88,7 +96,7 @@ def install() -> None:
         "__truediv__": _binary(F.real_div), "__rtruediv__": _binary(F.real_div, True),
         "__pow__": _binary(F.pow), "__rpow__": _binary(F.pow, True),
         "__matmul__": _binary(F.matmul), "__rmatmul__": _binary(F.matmul, True),
-        "__eq__": _binary(F.equal), "__ne__": _binary(F.not_equal),
+        "__eq__": _equality(F.equal, False), "__ne__": _equality(F.not_equal, True),
         "__lt__": _binary(F.less), "__le__": _binary(F.less_equal),
         "__gt__": _binary(F.greater), "__ge__": _binary(F.greater_equal),
         "__neg__": _unary(F.neg), "__abs__": _unary(F.abs),
