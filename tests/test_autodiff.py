@@ -116,12 +116,28 @@ class BadBprop(nn.Cell):
         return (dout,)
 
 
-def test_check_bprop_validates_the_gradient_count():
-    net = BadBprop()
-    grad = ops.GradOperation(get_all=True)(net)
-    context.set_context(check_bprop=True)
-    with pytest.raises(ValueError, match="BadBprop.bprop returned 1 gradients.*2 inputs"):
+@pytest.mark.parametrize("check_bprop", [False, True])
+def test_bprop_gradient_count_is_always_checked(check_bprop):
+    # MindSpore 1.6 checks the count with or without check_bprop, and raises TypeError
+    grad = ops.GradOperation(get_all=True)(BadBprop())
+    context.set_context(check_bprop=check_bprop)
+    with pytest.raises(TypeError, match="gradients number: 1 is not equal to the args "
+                                        "number: 2 \\(BadBprop.bprop"):
         grad(f32(1), f32(2))
+
+
+class IntBprop(nn.Cell):
+    def construct(self, x):
+        return ops.mul(x, x)
+
+    def bprop(self, x, out, dout):
+        return (2,)
+
+
+def test_bprop_gradient_of_a_tensor_must_be_a_tensor():
+    with pytest.raises(TypeError, match="IntBprop.bprop: gradient 0 must be a Tensor, but "
+                                        "got int"):
+        ops.GradOperation()(IntBprop())(f32(1, 2))
 
 
 class ShapeBprop(nn.Cell):

@@ -265,8 +265,7 @@ class _CellBprop:
         grads = _as_tuple(self.cell.bprop(*inputs, out, dout))
         from ember import context
 
-        if context.get_context("check_bprop"):
-            _check_bprop(self.cell, inputs, grads)
+        _check_bprop(self.cell, inputs, grads, context.get_context("check_bprop"))
         return _cast_grads(grads, inputs)
 
 
@@ -282,21 +281,26 @@ def _cast_grads(grads: tuple, inputs: list) -> tuple:
                  for g, x in zip(grads, inputs)) + grads[len(inputs):]
 
 
-def _check_bprop(cell: Any, inputs: list, grads: tuple) -> None:
+def _check_bprop(cell: Any, inputs: list, grads: tuple, strict: bool) -> None:
+    """One gradient per input, a Tensor for a Tensor input; with ``strict`` (check_bprop)
+    also of the input's shape and dtype."""
     name = type(cell).__name__
     if len(grads) != len(inputs):
-        raise ValueError(f"{name}.bprop returned {len(grads)} gradients, but the cell has "
-                         f"{len(inputs)} inputs: return one gradient per input")
+        raise TypeError(f"For user define net bprop, the gradients number: {len(grads)} is "
+                        f"not equal to the args number: {len(inputs)} ({name}.bprop must "
+                        "return one gradient per input)")
     for i, (x, g) in enumerate(zip(inputs, grads)):
+        if isinstance(x, Tensor) and g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"{name}.bprop: gradient {i} must be a Tensor, but got "
+                            f"{type(g).__name__}")
+        if not strict:
+            continue
         if isinstance(x, Tensor) and isinstance(g, Tensor) and g.shape != x.shape:
             raise ValueError(f"{name}.bprop: gradient {i} has shape {list(g.shape)}, but input "
                              f"{i} has shape {list(x.shape)}")
         if isinstance(x, Tensor) and isinstance(g, Tensor) and g.dtype is not x.dtype:
             raise TypeError(f"{name}.bprop: gradient {i} has dtype {g.dtype}, but input {i} has "
                             f"dtype {x.dtype} (without check_bprop it is cast to {x.dtype})")
-        if isinstance(x, Tensor) and g is not None and not isinstance(g, Tensor):
-            raise TypeError(f"{name}.bprop: gradient {i} must be a Tensor, but got "
-                            f"{type(g).__name__}")
 
 
 class _HookOut:
