@@ -172,6 +172,34 @@ def test_hook_backward_sees_and_replaces_gradients(capsys):
     assert [g.asnumpy().item() for g in grads] == [400, 202]  # dy = z + 100 * dz * x
 
 
+def test_insert_gradient_of_clips_the_gradient():
+    # MindSpore 1.6's InsertGradientOf example: d(x*y)/dx = y = 0.1 -> 0.2, d/dy = x = 1.1 -> 1
+    clip = ops.InsertGradientOf(
+        lambda dx: ops.clip_by_value(dx, Tensor(0.2, ember.float32), Tensor(1.0, ember.float32)))
+    grads = ops.GradOperation(get_all=True)(lambda x, y: ops.mul(clip(x), clip(y)))(
+        Tensor(1.1, ember.float32), Tensor(0.1, ember.float32))
+    assert np.allclose([g.asnumpy() for g in grads], [0.2, 1.0])
+
+
+@pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE])
+def test_insert_gradient_of_scales_the_gradient_in_both_modes(mode):
+    triple = ops.InsertGradientOf(lambda dy: ops.mul(dy, f32(3)))
+
+    def fn(x):  # ((x^2)^2)' = 4 x^3, the inner gradient tripled: 12 x^3
+        y = triple(ops.mul(x, x))
+        return ops.mul(y, y)
+
+    context.set_context(mode=mode)
+    x = np.array([2.0, -1.0], np.float32)
+    assert np.allclose(ops.GradOperation()(fn)(Tensor(x)).asnumpy(), 12 * x ** 3)
+    assert np.allclose(fn(Tensor(x)).asnumpy(), x ** 4)  # forward: the identity
+
+
+def test_insert_gradient_of_needs_a_callable():
+    with pytest.raises(TypeError, match="InsertGradientOf: f must be callable, but got int"):
+        ops.InsertGradientOf(3)
+
+
 class Doubler(nn.Cell):
     def construct(self, x):
         return ops.mul(x, f32(2))

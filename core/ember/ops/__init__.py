@@ -3,7 +3,7 @@
 from ember.common import _tensor_methods
 from ember.ops import composite, functional  # noqa: F401
 from ember.ops.operations import *  # noqa: F403
-from ember.ops.operations.debug_ops import HookBackward, Print  # noqa: F401
+from ember.ops.operations.debug_ops import HookBackward, InsertGradientOf, Print  # noqa: F401
 from ember.ops.primitive import (  # noqa: F401
     Primitive,
     PrimitiveWithCheck,

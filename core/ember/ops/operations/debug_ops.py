@@ -1,4 +1,5 @@
-"""Operations that run the user's Python: ``PyFunc``, ``HookBackward``, ``Print``.
+"""Operations that run the user's Python: ``PyFunc``, ``HookBackward``, ``InsertGradientOf``,
+``Print``.
 
 They are primitives like any other, so in GRAPH_MODE they become nodes that call the Python
 function when the graph runs (not once, when it is traced), and PyNative mode runs them the
@@ -17,7 +18,7 @@ from ember.common._format import tensor_repr
 from ember.common.tensor import Tensor
 from ember.ops.primitive import Primitive, Spec
 
-__all__ = ["HookBackward", "Print", "PyFunc"]
+__all__ = ["HookBackward", "InsertGradientOf", "Print", "PyFunc"]
 
 
 class PyFunc(Primitive):
@@ -88,6 +89,28 @@ class HookBackward:
         grads = args[-1] if isinstance(args[-1], tuple) else (args[-1],)
         return call_python(lambda *g: replace_grads(self.hook_fn(g), g), grads, grads,
                            f"HookBackward hook {getattr(self.hook_fn, '__name__', '')}")
+
+
+class InsertGradientOf:
+    """Identity whose backward passes the incoming gradient through ``f``: the gradient of
+    ``y = InsertGradientOf(f)(x)`` with respect to ``x`` is ``f(dy)``. ``f`` is made of ops
+    (it clips, zeroes or records the gradient), so it differentiates and compiles as they do;
+    a Python number passes through untouched."""
+
+    name = "InsertGradientOf"
+
+    def __init__(self, f: Callable) -> None:
+        if not callable(f):
+            raise TypeError(f"InsertGradientOf: f must be callable, but got {type(f).__name__}")
+        self.f = f
+
+    def __call__(self, x: Any) -> Any:
+        if not isinstance(x, Tensor) or not _autodiff.state.recording:
+            return x
+        return _autodiff.record_alias(self, (x,), (x,))[0]
+
+    def bprop(self, x: Any, out: Any, dout: Any) -> tuple:
+        return (self.f(dout),)
 
 
 class Print:
