@@ -138,6 +138,24 @@ def test_multitype_func_graph_dispatches_on_types():
         add.register("Matrix")
 
 
+def test_multitype_func_graph_scalar_type_names():
+    # MindSpore's graph compiler types a Python int as Int64 and a float as Float32
+    add = C.MultitypeFuncGraph("add")
+
+    @add.register("Int64", "Int64")
+    def _(x, y):
+        return ("int", x + y)
+
+    @add.register("Float32", "Float32")
+    def _(x, y):
+        return ("float", x + y)
+
+    assert add(1, 2) == ("int", 3) and add(1.0, 2.5) == ("float", 3.5)
+    with pytest.raises(TypeError, match="no implementation for the argument types "
+                                        "\\(bool, bool\\)"):
+        add(True, False)
+
+
 def test_hyper_map_and_map():
     scale = C.MultitypeFuncGraph("scale")
 

@@ -15,6 +15,9 @@ _TYPE_TESTS: dict[str, Callable[[Any], bool]] = {
     "Number": lambda v: isinstance(v, int | float) and not isinstance(v, Tensor),
     "Int": lambda v: isinstance(v, int) and not isinstance(v, bool),
     "Float": lambda v: isinstance(v, float),
+    # a Python int is an Int64 scalar to MindSpore's graph compiler, a float a Float32 one
+    "Int64": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "Float32": lambda v: isinstance(v, float),
     "Bool": lambda v: isinstance(v, bool),
     "String": lambda v: isinstance(v, str),
     "Tuple": lambda v: isinstance(v, tuple),
