@@ -287,8 +287,8 @@ def _check_bprop(cell: Any, inputs: list, grads: tuple, strict: bool) -> None:
     name = type(cell).__name__
     if len(grads) != len(inputs):
         raise TypeError(f"For user define net bprop, the gradients number: {len(grads)} is "
-                        f"not equal to the args number: {len(inputs)} ({name}.bprop must "
-                        "return one gradient per input)")
+                        f"not equal to the args number: {len(inputs)}. {name}.bprop must "
+                        "return one gradient per input of construct")
     for i, (x, g) in enumerate(zip(inputs, grads)):
         if isinstance(x, Tensor) and g is not None and not isinstance(g, Tensor):
             raise TypeError(f"{name}.bprop: gradient {i} must be a Tensor, but got "
