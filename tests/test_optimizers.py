@@ -650,7 +650,7 @@ def test_adam_primitives_against_numpy():
                                  Tensor([1], mstype.int32)), TypeError,
      "AdamWeightDecay: input 'variable' must have dtype in"),
     (lambda: O.ApplyMomentum()(param([1.0]), param([0.0], "m"), 0.1,
-                               Tensor([1.0], mstype.float64), 0.9), ValueError,
+                               Tensor([1.0], mstype.float64), 0.9), TypeError,
      r"ApplyMomentum: gradient has shape \[1\] and dtype Float64"),
     (lambda: O.Adam(use_nesterov="yes"), TypeError, "Adam: use_nesterov must be a bool"),
 ])

@@ -43,7 +43,7 @@ ERRORS = [
     ("resize-rank", lambda: P.ResizeNearestNeighbor((2, 2))(BOXES), ValueError,
      r"ResizeNearestNeighbor: input_x must be 4-d \(NCHW\), but got shape \[2, 4\]"),
     ("crop-method", lambda: P.CropAndResize("cubic"), ValueError,
-     "CropAndResize: method must be 'bilinear' or 'nearest', but got 'cubic'"),
+     "CropAndResize: method must be 'bilinear', 'nearest' or 'bilinear_v2', but got 'cubic'"),
     ("crop-index", lambda: P.CropAndResize()(_t(np.ones((1, 2, 2, 1))), BOXES,
                                              _t([0], np.int32), (2, 2)), ValueError,
      r"CropAndResize: box_index must have shape \[2\] \(one per box\), but got \[1\]"),

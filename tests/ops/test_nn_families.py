@@ -162,6 +162,9 @@ ERRORS = [
     (lambda: P.ApplyRMSProp()(param([1.0]), param([1.0], "ms"), param([1.0], "mom"), 0.1,
                               t([1.0, 2.0]), 0.9, 0.0, 1e-6), ValueError,
      r"ApplyRMSProp: grad has shape \[2\] and dtype Float32, but variable var has shape \[1\]"),
+    (lambda: P.ApplyGradientDescent()(param([1.0], dtype=np.float64), 0.1, t([1.0])), TypeError,
+     r"ApplyGradientDescent: delta has shape \[1\] and dtype Float32, but variable var has "
+     r"shape \[1\] and dtype Float64"),
     (lambda: P.SparseApplyFtrl(0.1, 0.0, 0.0, 0.5), ValueError,
      r"SparseApplyFtrl: 'lr' must be > 0 and 'lr_power' <= 0"),
     (lambda: P.SparseApplyAdagrad(0.1)(param(np.ones((3, 2))), param(np.ones((3, 2)), "a"),

@@ -89,6 +89,9 @@ ERRORS = [
      ValueError, r"TensorScatterMax: updates must have shape .* = \[1, 2\], but got \[1\]"),
     ("cache-max-num", lambda: P.UpdateCache()(_param([1.0]), I32, F32, 1.0), TypeError,
      "UpdateCache: max_num must be an int, but got 1.0"),
+    ("cache-rows", lambda: P.UpdateCache()(_param(np.ones((3, 2))), I32, Tensor(np.ones(
+        (2, 2), np.float32)), 3), ValueError,
+     r"UpdateCache: updates must hold one row of input_x.shape\[1:\] = \[2\] per index \(1\)"),
 ]
 
 
@@ -108,3 +111,17 @@ def test_an_index_out_of_range_changes_nothing(prim, indices):
     with pytest.raises(RuntimeError, match=f"{prim.name} failed .* is out of range"):
         prim(variable, indices, updates)
     np.testing.assert_array_equal(variable.asnumpy(), [1.0, 2.0])
+
+
+@pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE])
+def test_update_cache_reads_indices_flat_and_updates_as_rows(mode):
+    # MindSpore's kernel flattens indices: [[-1, 2, 3]] addresses rows -1 (skipped), 2 and 3
+    # with the update rows 0, 1 and 2, whatever the shapes' leading dimensions.
+    context.set_context(mode=mode)
+    variable = _param(np.arange(8).reshape(4, 2))
+    indices = Tensor(np.array([[-1, 2, 3]], np.int32))
+    updates = Tensor(np.array([[0, 0], [20, 21], [30, 31]], np.float32))
+    cache = P.UpdateCache()
+    out = _Scatter(lambda x, i, u: cache(x, i, u, 4), variable)(indices, updates)
+    np.testing.assert_array_equal(variable.asnumpy(), [[0, 1], [2, 3], [20, 21], [30, 31]])
+    np.testing.assert_array_equal(out.asnumpy(), [0])

@@ -111,13 +111,15 @@ class CropAndResize(Primitive):
     ``CropAndResize(method='bilinear', extrapolation_value=0.0)(x, boxes, box_index,
     crop_size)`` -> float32 (num_boxes, crop_height, crop_width, C). ``boxes`` holds
     normalized ``(y1, x1, y2, x2)`` rows; sample points outside the image take
-    ``extrapolation_value``. ``method`` is 'bilinear' or 'nearest'."""
+    ``extrapolation_value``. ``method`` is 'bilinear', 'nearest' or MindSpore's 'bilinear_v2':
+    each box edge truncated to a pixel (``int(y1 * height)``, ...), the box's pixels sampled
+    at the crop cells' centres and interpolated, never extrapolated."""
 
     def __init__(self, method: str = "bilinear", extrapolation_value: float = 0.0) -> None:
         super().__init__()
-        if method not in ("bilinear", "nearest"):
-            raise ValueError(f"CropAndResize: method must be 'bilinear' or 'nearest', but got "
-                             f"{method!r}")
+        if method not in ("bilinear", "nearest", "bilinear_v2"):
+            raise ValueError(f"CropAndResize: method must be 'bilinear', 'nearest' or "
+                             f"'bilinear_v2', but got {method!r}")
         self.method = method
         self.extrapolation_value = _check_float(self.name, "extrapolation_value",
                                                 extrapolation_value)

@@ -31,11 +31,13 @@ def _check_variable(op: str, variable: Any, name: str = "variable") -> Parameter
 
 
 def _check_like(op: str, name: str, value: Any, variable: Parameter) -> None:
+    """``value`` has the variable's shape (else ValueError) and dtype (else TypeError)."""
     check_tensor(op, name, value)
     if value.shape != variable.shape or value.dtype is not variable.dtype:
-        raise ValueError(f"{op}: {name} has shape {list(value.shape)} and dtype {value.dtype}, "
-                         f"but variable {variable.name} has shape {list(variable.shape)} and "
-                         f"dtype {variable.dtype}")
+        error = ValueError if value.shape != variable.shape else TypeError
+        raise error(f"{op}: {name} has shape {list(value.shape)} and dtype {value.dtype}, "
+                    f"but variable {variable.name} has shape {list(variable.shape)} and "
+                    f"dtype {variable.dtype}")
 
 
 def _check_states(op: str, variable: Any, **states: Any) -> Parameter:

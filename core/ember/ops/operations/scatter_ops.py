@@ -115,7 +115,8 @@ class UpdateCache(Primitive):
     """ScatterUpdate for embedding caches: rows ``indices`` of the Parameter ``input_x`` take
     ``updates``, except where an index is negative or at least ``max_num`` (those are skipped):
     ``UpdateCache()(input_x, indices, updates, max_num)`` -> a one-element tensor of 0, as
-    MindSpore's, whose value carries nothing."""
+    MindSpore's, whose value carries nothing. As MindSpore's kernel, it reads ``indices`` flat
+    and ``updates`` as one row per index, whatever their leading shapes."""
 
     pure = False
 
@@ -126,8 +127,13 @@ class UpdateCache(Primitive):
             raise TypeError(f"UpdateCache: max_num must be an int, but got {max_num!r}")
         if not x.ndim:
             raise ValueError("UpdateCache: input_x must have at least one dimension")
-        _check_updates(self.name, x, updates, indices.shape + x.shape[1:],
-                       "indices.shape + input_x.shape[1:]")
+        check_tensor(self.name, "updates", updates, (x.dtype,))
+        lead = updates.ndim - x.ndim + 1
+        if lead < 0 or updates.shape[lead:] != x.shape[1:] or \
+                math.prod(updates.shape[:lead]) != indices.size:
+            raise ValueError(f"UpdateCache: updates must hold one row of input_x.shape[1:] = "
+                             f"{list(x.shape[1:])} per index ({indices.size}), but has shape "
+                             f"{list(updates.shape)}")
         return (1,), x.dtype
 
 

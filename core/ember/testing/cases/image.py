@@ -74,6 +74,35 @@ def _crop(method: str, fill: float) -> Callable[..., np.ndarray]:
     return reference
 
 
+def _crop_v2(x, boxes, box_index, crop_size):
+    """MindSpore's bilinear_v2, one sample point at a time: box edges truncated to pixels,
+    cell centres sampled, indices clamped to the box, pixels read from the flat batch."""
+    _, height, width, channels = x.shape
+    flat = x.reshape(-1, channels).astype(np.float64)
+    out = np.empty((len(boxes), *crop_size, channels), np.float32)
+
+    def side(low, high, n_in, n_out, k):
+        start = int(np.float32(low) * np.float32(n_in))
+        size = max(int(np.float32(high) * np.float32(n_in)) - start + 1, 1)
+        point = (k + 0.5) * size / n_out - 0.5
+        near = min(max(math.floor(point), 0), size - 1)
+        far = min(max(math.ceil(point), 0), size - 1)
+        return max(start + near, 0), max(start + far, 0), point - near
+
+    def read(b, row, col):
+        return flat[min((box_index[b] * height + row) * width + col, len(flat) - 1)]
+
+    for b, (y1, x1, y2, x2) in enumerate(boxes):
+        for i, j in np.ndindex(*crop_size):
+            top, bottom, dy = side(y1, y2, height, crop_size[0], i)
+            left, right, dx = side(x1, x2, width, crop_size[1], j)
+            out[b, i, j] = (read(b, top, left) * (1 - dy) * (1 - dx)
+                            + read(b, bottom, right) * dy * dx
+                            + read(b, top, right) * (1 - dy) * dx
+                            + read(b, bottom, left) * dy * (1 - dx))
+    return out
+
+
 def _boxes(rng: np.random.Generator, dt: type, n: int, scale: float = 20.0) -> np.ndarray:
     """``n`` boxes (x1, y1, x2, y2) with x1 <= x2 and y1 <= y2, coordinates in [0, 2*scale]."""
     corners = rng.uniform(0, scale, (n, 2))
@@ -186,6 +215,12 @@ CASES: list[OpCase] = [
                             np.array([[0.13, 0.07, 0.91, 0.83], [0.3, -0.5, 0.7, 0.4]],
                                      np.float32), index(0, 0), (1, 3)),
            _crop("nearest", -1.0), NUMBERS),
+    OpCase("CropAndResize/bilinear-v2", "CropAndResize", lambda: P.CropAndResize("bilinear_v2"),
+           lambda rng, dt: (sample(rng, dt, 2, 6, 5, 2),
+                            np.array([[0.1, 0.2, 0.8, 0.9], [0.0, 0.5, 0.5, 0.0],
+                                      [0.3, 0.0, 0.9, 1.6]], np.float32),
+                            index(1, 0, 0), (3, 4)),
+           _crop_v2, NUMBERS, tolerance={dt: (1e-5, 1e-5) for dt in NUMBERS}),  # float32 out
     OpCase("IOU/iou", "IOU", P.IOU,
            lambda rng, dt: (_boxes(rng, dt, 4), _boxes(rng, dt, 3)), _iou("iou"), BOX_FLOATS,
            tolerance=_BOX_TOLERANCE),

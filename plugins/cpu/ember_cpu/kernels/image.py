@@ -41,10 +41,45 @@ def _crop_positions(low, high, n_in, n_out):
     return np.float32(0.5) * (low + high) * span
 
 
+def _v2_positions(low, high, n_in, n_out):
+    """bilinear_v2's source rows (boxes, n_out) on each side of the sample and the weight of
+    the far one: the box's pixels from int(low * n_in) to int(high * n_in), sampled at the
+    crop cells' centres (float32, as MindSpore's kernel, which clamps them to the box only)."""
+    start = (low * np.float32(n_in)).astype(np.int64)[:, None]
+    size = np.maximum((high * np.float32(n_in)).astype(np.int64)[:, None] - start + 1, 1)
+    point = ((np.arange(n_out, dtype=np.float32) + np.float32(0.5))
+             * (size.astype(np.float32) / np.float32(n_out)) - np.float32(0.5))
+    near = np.clip(np.floor(point), 0, size - 1)
+    far = np.clip(np.ceil(point), 0, size - 1)
+    rows = [np.maximum(start + i.astype(np.int64), 0) for i in (near, far)]
+    return rows[0], rows[1], (point - near).astype(np.float32)
+
+
+def _crop_v2(x, boxes, box_index, crop_size):
+    """MindSpore's kernel reads the batch as one flat buffer: a box reaching past the image's
+    right (or bottom) edge reads on into the next row (or image), up to the buffer's end."""
+    batch, height, width, channels = x.shape
+    flat = x.reshape(-1, channels).astype(np.float32)
+    top, bottom, dy = _v2_positions(boxes[:, 0], boxes[:, 2], height, crop_size[0])
+    left, right, dx = _v2_positions(boxes[:, 1], boxes[:, 3], width, crop_size[1])
+    dy, dx = dy[:, :, None, None], dx[:, None, :, None]
+    base = box_index.astype(np.int64)[:, None, None] * height
+
+    def read(rows, cols):
+        pixel = (base + rows[:, :, None]) * width + cols[:, None, :]
+        return flat[np.minimum(pixel, len(flat) - 1)]
+
+    one = np.float32(1)
+    return (read(top, left) * (one - dy) * (one - dx) + read(bottom, right) * dy * dx
+            + read(top, right) * (one - dy) * dx + read(bottom, left) * dy * (one - dx))
+
+
 def _crop_and_resize(prim):
     nearest, fill = prim.method == "nearest", np.float32(prim.extrapolation_value)
 
     def kernel(x, boxes, box_index, crop_size):
+        if prim.method == "bilinear_v2":
+            return _crop_v2(x, boxes, box_index, crop_size)
         _, height, width, _ = x.shape
         images = x[box_index].astype(np.float32)
         ys = _crop_positions(boxes[:, 0], boxes[:, 2], height, crop_size[0])

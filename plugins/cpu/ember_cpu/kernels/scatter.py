@@ -92,6 +92,8 @@ def _scatter_nd(prim):
 
 
 def _update_cache(variable, indices, updates, max_num):
+    indices = indices.reshape(-1)
+    updates = updates.reshape((indices.size,) + variable.shape[1:])
     keep = (indices >= 0) & (indices < min(max_num, len(variable)))
     variable[indices[keep]] = updates[keep]
     return np.zeros(1, variable.dtype)

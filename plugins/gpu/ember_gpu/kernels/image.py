@@ -49,11 +49,44 @@ def _crop_positions(low, high, n_in, n_out):
     return 0.5 * (low + high) * span
 
 
+def _v2_positions(low, high, n_in, n_out):
+    """bilinear_v2's rows on each side of the sample and the far one's weight (as the CPU
+    kernel: edges truncated to pixels, cell centres sampled, clamped to the box only)."""
+    start = tf.cast(low * n_in, tf.int32)[:, None]
+    size = tf.maximum(tf.cast(high * n_in, tf.int32)[:, None] - start + 1, 1)
+    point = ((tf.range(n_out, dtype=tf.float32) + 0.5)
+             * (tf.cast(size, tf.float32) / n_out) - 0.5)
+    top = tf.cast(size - 1, tf.float32)
+    near = tf.clip_by_value(tf.floor(point), 0.0, top)
+    far = tf.clip_by_value(tf.math.ceil(point), 0.0, top)
+    rows = [tf.maximum(start + tf.cast(i, tf.int32), 0) for i in (near, far)]
+    return rows[0], rows[1], point - near
+
+
+def _crop_v2(x, boxes, box_index, crop_size):
+    # MindSpore's kernel reads the batch as one flat buffer (a box past an edge reads on).
+    _, height, width, channels = x.shape
+    flat = tf.cast(tf.reshape(x, [-1, channels]), tf.float32)
+    top, bottom, dy = _v2_positions(boxes[:, 0], boxes[:, 2], height, crop_size[0])
+    left, right, dx = _v2_positions(boxes[:, 1], boxes[:, 3], width, crop_size[1])
+    dy, dx = dy[:, :, None, None], dx[:, None, :, None]
+    base = tf.cast(box_index, tf.int32)[:, None, None] * height
+
+    def read(rows, cols):
+        pixel = (base + rows[:, :, None]) * width + cols[:, None, :]
+        return tf.gather(flat, tf.minimum(pixel, flat.shape[0] - 1))
+
+    return (read(top, left) * (1 - dy) * (1 - dx) + read(bottom, right) * dy * dx
+            + read(top, right) * (1 - dy) * dx + read(bottom, left) * dy * (1 - dx))
+
+
 def _crop_and_resize(prim):
     # TensorFlow's own CropAndResize has no XLA kernel: the same sampling with gathers.
     nearest, fill = prim.method == "nearest", prim.extrapolation_value
 
     def kernel(x, boxes, box_index, crop_size):
+        if prim.method == "bilinear_v2":
+            return _crop_v2(x, boxes, box_index, crop_size)
         _, height, width, _ = x.shape
         images = tf.cast(tf.gather(x, box_index), tf.float32)
         ys = _crop_positions(boxes[:, 0], boxes[:, 2], height, crop_size[0])
