@@ -88,3 +88,20 @@ def test_repeated_updates_of_a_parameter_in_a_branch_are_not_merged():
     net(i32(-2))
     assert int(net.p.asnumpy()) == 24
 
+
+def test_assign_takes_a_python_number_in_the_parameters_dtype():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(Tensor(np.array([0.5], np.float32)), name="w")
+
+        def construct(self, x):
+            for i in range(3):
+                if x > i:
+                    ops.assign(self.w, i)
+            return x
+
+    net = Net()
+    net(i32(2))
+    assert net.w.dtype == Tensor(np.float32(0)).dtype
+    np.testing.assert_array_equal(net.w.asnumpy(), np.array([1.0], np.float32))
