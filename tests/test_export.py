@@ -136,3 +136,9 @@ def test_refusals(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="input 0 must be a Tensor, but got ndarray"):
         ember.export(Odd(), np.ones(2), file_name=str(tmp_path / "odd"), file_format="ONNX")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_export_and_load_import_from_train_serialization_as_in_mindspore():
+    from ember.train.serialization import export, load
+
+    assert export is ember.export and load is ember.load

@@ -165,3 +165,15 @@ def test_mixed_dtypes_promote_as_mindspore():
     assert (i + 1.5).dtype is ember.float32
     assert (i + Tensor(np.array([1.0, 2.0], np.float16))).dtype is ember.float16
     assert (Tensor(np.array([1], np.int8)) + Tensor(np.array([1], np.uint8))).dtype is ember.int16
+
+
+def test_floor_division_and_modulo_follow_python_signs():
+    a = np.array([7, -7, 5, -5], np.int32)
+    b = np.array([2, 2, -3, -3], np.int32)
+    x, y = Tensor(a), Tensor(b)
+    for got, want in ((x % y, a % b), (x // y, a // b), (x % 3, a % 3), (10 % x, 10 % a),
+                      (x // 2, a // 2), (10 // x, 10 // a)):
+        assert got.dtype is ember.int32
+        np.testing.assert_array_equal(got.asnumpy(), want)
+    f = Tensor(np.array([7.5, -7.5], np.float32))
+    np.testing.assert_allclose((f % 2).asnumpy(), np.array([7.5, -7.5], np.float32) % 2)

@@ -94,6 +94,8 @@ def install() -> None:
         "__sub__": _binary(F.sub), "__rsub__": _binary(F.sub, True),
         "__mul__": _binary(F.mul), "__rmul__": _binary(F.mul, True),
         "__truediv__": _binary(F.real_div), "__rtruediv__": _binary(F.real_div, True),
+        "__floordiv__": _binary(F.floordiv), "__rfloordiv__": _binary(F.floordiv, True),
+        "__mod__": _binary(F.floormod), "__rmod__": _binary(F.floormod, True),
         "__pow__": _binary(F.pow), "__rpow__": _binary(F.pow, True),
         "__matmul__": _binary(F.matmul), "__rmatmul__": _binary(F.matmul, True),
         "__eq__": _equality(F.equal, False), "__ne__": _equality(F.not_equal, True),

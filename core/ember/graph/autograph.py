@@ -399,21 +399,23 @@ class _Converter:
 
     # -- return inside if ---------------------------------------------------------------------
     def lift_returns(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
-        """Move the statements after an ``if`` that returns on one side into its other side;
-        then an ``if`` that returns on both sides assigns the result and returns once."""
+        """Move the statements after an ``if`` that returns on some path into each side that
+        goes on (a side that reaches the end returns None); then the ``if``, which returns on
+        both sides, assigns the result and returns once."""
         stmts = _truncate(stmts)
         for i, s in enumerate(stmts):
             if not (isinstance(s, ast.If) and _contains([s], (ast.Return,), loops=False)):
                 continue
-            head, rest = stmts[:i + 1], stmts[i + 1:]
+            rest = stmts[i + 1:]
             s.body, s.orelse = _truncate(s.body), _truncate(s.orelse)
-            if _always_returns(s.body) and not _always_returns(s.orelse):
-                s.orelse, rest = s.orelse + rest, []
-            elif _always_returns(s.orelse) and not _always_returns(s.body):
-                s.body, rest = s.body + rest, []
+            if not _always_returns(s.body):  # what follows runs after the sides that go on
+                s.body = s.body + copy.deepcopy(rest)
+            if not _always_returns(s.orelse):
+                s.orelse = s.orelse + rest
             s.body, s.orelse = self.lift_returns(s.body), self.lift_returns(s.orelse)
-            if not (_always_returns(s.body) and _always_returns(s.orelse)):
-                return head + rest  # returns this rewriting cannot lift: left as Python
+            for branch in (s.body, s.orelse):  # a side that still goes on ends the function
+                if not _always_returns(branch):
+                    branch.append(ast.copy_location(ast.Return(ast.Constant(None)), s))
             result = self.fresh("ret")
             self.assign_returns(s, result)
             back = ast.copy_location(ast.Return(ast.Name(result, ast.Load())), s)

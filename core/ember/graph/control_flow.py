@@ -450,8 +450,10 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], operands: Sequenc
         names = ()
     result = _unify(subs, names, "if/else (Switch)", where)
     tensors = [x for x in operands if _is_operand(x)]
-    if any(isinstance(x, Value) for x in result):
-        result = _fill(result, Switch([s.graph for s in subs])(index, *tensors, *outside))
+    node = Switch([s.graph for s in subs])
+    if any(isinstance(x, Value) for x in result) or not node.pure:  # values, or updates
+        out = node(index, *tensors, *outside)
+        result = _fill(result, out if isinstance(out, tuple | list) else (out,))
     return unflatten(subs[0].tree, result)
 
 

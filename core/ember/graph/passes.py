@@ -99,7 +99,7 @@ def eliminate_common_subexpressions(graph: Graph) -> Graph:
                 key = None
         else:  # it may update its Parameter inputs in place: later reads are new values
             for v in node.tensor_inputs():
-                if v.kind == "param":
+                if v.param is not None:  # a parameter, or a subgraph input standing for one
                     versions[v.id] = versions.get(v.id, 0) + 1
         earlier = seen.get(key) if key is not None else None
         if earlier is not None:

@@ -37,9 +37,11 @@ from ember.train._checkpoint_proto import (
     Print,
     read_checkpoint,
 )
+from ember.train._export import export  # MindSpore 1.6 defines these two in this module
 from ember.train._strategy_proto import ParallelStrategyMap
+from ember.train.mindir import load
 
-__all__ = ["build_searched_strategy", "load_checkpoint", "load_param_into_net",
+__all__ = ["build_searched_strategy", "export", "load", "load_checkpoint", "load_param_into_net",
            "merge_sliced_parameter", "parse_print", "save_checkpoint"]
 
 _SLICE_BYTES = 512 * 1024 * 1024  # MindSpore's SLICE_SIZE: larger tensors are split

@@ -87,7 +87,9 @@ class Assign(_Update):
     """Copy ``value`` into the Parameter ``variable``: ``Assign()(variable, value)``."""
 
     def prepare(self, args: tuple) -> tuple:
-        variable, value = args  # as MindSpore: a lower-ranked dtype converts to the variable's,
+        variable, value = args  # as MindSpore: a number or a lower-ranked dtype converts to
+        if isinstance(variable, Tensor) and isinstance(value, bool | int | float):
+            value = Tensor(value, variable.dtype)  # the variable's dtype,
         if not (isinstance(variable, Tensor) and isinstance(value, Tensor)):
             return args
         if {variable.shape, value.shape} == {(), (1,)}:  # and shapes [] and [1] to its shape
