@@ -265,7 +265,8 @@ class ReLU6(_Elementwise):
 
 
 class ReLU6Grad(_Elementwise):
-    """``y_grad`` where ``0 < x < 6``, else 0: ``ReLU6Grad()(y_grad, x)``."""
+    """``y_grad`` where ``0 < x <= 6``, else 0 (as MindSpore's kernel): ``ReLU6Grad()(y_grad,
+    x)``."""
 
     _inputs = ("y_grad", "x")
 
