@@ -352,6 +352,18 @@ class Sqrt(_FloatUnary):
         return (div(dout, mul(out, 2)),)
 
 
+class SqrtGrad(Primitive):
+    """The gradient of Sqrt from its output ``y``: ``dy / (2 * y)``: ``SqrtGrad()(y, dy)``."""
+
+    def infer(self, y: Any, dy: Any) -> Spec:
+        _check(self.name, "y", y, _FLOAT)
+        _check(self.name, "dy", dy, frozenset((y.dtype,)))
+        if dy.shape != y.shape:
+            raise ValueError(f"SqrtGrad: dy must have y's shape {list(y.shape)}, but got "
+                             f"{list(dy.shape)}")
+        return y.shape, y.dtype
+
+
 class Rsqrt(_FloatUnary):
     """``1 / sqrt(x)``: ``Rsqrt()(x)``."""
 
