@@ -530,7 +530,7 @@ def test_functional_names_follow_mindspore():
         (ops.pows, ops.Pow), (ops.tensor_exp, ops.Exp), (ops.neg_tensor, ops.Neg),
         (ops.tensor_gt, ops.Greater), (ops.tensor_ge, ops.GreaterEqual),
         (ops.tensor_lt, ops.Less), (ops.tensor_le, ops.LessEqual), (ops.absolute, ops.Abs),
-        (ops.addn, ops.AddN), (ops.fill, ops.Fill), (ops.select, ops.Select),
+        (ops.addn, ops.AddN), (ops.fill, ops.Fill),
 (ops.reduce_mean, ops.ReduceMean),
         (ops.batch_matmul, ops.BatchMatMul), (ops.functional.matmul, ops.MatMul),
     ]
