@@ -406,3 +406,16 @@ def test_embedding_cache_primitives_import_as_mindspore_gathers_them():
     # MindSpore's MapUniform docstring: key % group_num * per_group_size + key // group_num
     out = cache.MapUniform()(Tensor(np.arange(8), ms.int32), 4, 2)
     assert out.asnumpy().tolist() == [0, 4, 1, 5, 2, 6, 3, 7]
+
+
+def test_operator_modules_hold_mindspore16s_names_of_other_kinds():
+    import ember.ops.operations.array_ops as A
+    import ember.ops.operations.math_ops as M
+    import ember.ops.operations.nn_ops as N
+
+    # MindSpore 1.6 defines these in array_ops, math_ops and nn_ops; ember elsewhere
+    assert (A.DepthToSpace, A.Unstack, A.Pack) == (ops.DepthToSpace, ops.Unstack, ops.Stack)
+    assert (M.Erf, M.MatrixInverse, N.LSTM, N.Gelu) == (ops.Erf, ops.MatrixInverse, ops.LSTM,
+                                                         ops.GeLU)
+    with pytest.raises(AttributeError, match="array_ops' has no attribute 'Conv2D'"):
+        A.Conv2D  # noqa: B018

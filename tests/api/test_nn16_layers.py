@@ -78,6 +78,22 @@ def test_pad_rejects_too_wide_a_reflection():
         nn.Pad(((0, 0), (2, 0)), "REFLECT")(Tensor(rand(2, 2)))
 
 
+@pytest.mark.parametrize("paddings, error, match", [
+    ((0, 2), TypeError, "pairs of ints"),  # one pair, not a tuple of pairs
+    (((0, 0), (1, 2, 3)), ValueError, "at most 4"),
+    (((0, 0),) * 5, ValueError, "at most 4"),  # MindSpore 1.6 pads up to 4 dimensions
+])
+def test_pad_checks_its_paddings_when_made(paddings, error, match):
+    with pytest.raises(error, match=match):
+        nn.Pad(paddings)
+
+
+def test_pad_rejects_negative_paddings_when_called():
+    pad = nn.Pad(((0, 0), (-1, -1)))  # as MindSpore, whose Pad checks the values in its infer
+    with pytest.raises(ValueError, match="must not be negative"):
+        pad(Tensor(rand(3, 3)))
+
+
 def test_roll_tril_triu_and_matrix_layers():
     a = rand(3, 4)
     np.testing.assert_array_equal(nn.Roll((1, -1), (0, 1))(Tensor(a)).asnumpy(),

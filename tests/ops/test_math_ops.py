@@ -178,6 +178,19 @@ def test_logical_not_and_select():
                      t(np.zeros((0, 2)), np.float32)), np.zeros((0, 2)), mstype.float32)
 
 
+def test_functional_select_takes_one_number():
+    # MindSpore 1.6's ops.select docstring: [True, False] between [2, 3] and 2.0 gives [2, 2]
+    cond, x = Tensor(np.array([True, False])), t(np.array([2, 3]), np.float32)
+    check(ops.select(cond, x, 2.0), np.array([2, 2]), mstype.float32)
+    check(ops.select(cond, 7, t(np.array([1, 2]), np.int32)), np.array([7, 2]), mstype.int32)
+    with pytest.raises(TypeError, match="y is int, so x must be a Tensor of Int32"):
+        ops.select(cond, x, 2)
+    with pytest.raises(TypeError, match="x is a number, so y must be a Tensor, but got float"):
+        ops.select(cond, 1.0, 2.0)
+    with pytest.raises(ValueError, match=r"x must have cond's shape \[2\], but got \[1\]"):
+        ops.select(cond, t(np.array([1.0]), np.float32), 2.0)
+
+
 # -- unary ----------------------------------------------------------------------------------
 UNARY = [
     ("neg", ops.neg, np.negative, (np.float32, np.int32, np.int8)),
@@ -517,7 +530,7 @@ def test_functional_names_follow_mindspore():
         (ops.pows, ops.Pow), (ops.tensor_exp, ops.Exp), (ops.neg_tensor, ops.Neg),
         (ops.tensor_gt, ops.Greater), (ops.tensor_ge, ops.GreaterEqual),
         (ops.tensor_lt, ops.Less), (ops.tensor_le, ops.LessEqual), (ops.absolute, ops.Abs),
-        (ops.addn, ops.AddN), (ops.fill, ops.Fill), (ops.select, ops.Select),
+        (ops.addn, ops.AddN), (ops.fill, ops.Fill),
 (ops.reduce_mean, ops.ReduceMean),
         (ops.batch_matmul, ops.BatchMatMul), (ops.functional.matmul, ops.MatMul),
     ]

@@ -127,6 +127,33 @@ def where(condition: Tensor, x: Any, y: Any) -> Tensor:
                     A.broadcast_to(M.cast(y, dtype), shape))
 
 
+def select(cond: Tensor, x: Any, y: Any) -> Tensor:
+    """Elements of ``x`` where ``cond`` holds, of ``y`` elsewhere, as ``mindspore.ops.select``:
+    one of ``x`` and ``y`` may be an int (the other then an int32 Tensor of cond's shape) or a
+    float (the other a float32 Tensor)."""
+    if not isinstance(cond, Tensor):
+        raise TypeError(f"select: cond must be a Tensor, but got {type(cond).__name__}")
+    x = _select_operand(cond, "x", x, "y", y)
+    return M.select(cond, x, _select_operand(cond, "y", y, "x", x))
+
+
+def _select_operand(cond: Tensor, name: str, value: Any, other_name: str, other: Any) -> Any:
+    """``value`` as select's Tensor operand: a number filled to the other operand's shape."""
+    if not isinstance(value, int | float):
+        return value
+    if not isinstance(other, Tensor):
+        raise TypeError(f"select: {name} is a number, so {other_name} must be a Tensor, but got "
+                        f"{type(other).__name__}")
+    dtype = mstype.int32 if isinstance(value, int) else mstype.float32
+    if other.dtype != dtype:
+        raise TypeError(f"select: {name} is {type(value).__name__}, so {other_name} must be a "
+                        f"Tensor of {dtype}, but got {other.dtype}")
+    if other.shape != cond.shape:
+        raise ValueError(f"select: {other_name} must have cond's shape {list(cond.shape)}, but "
+                         f"got {list(other.shape)}")
+    return M.fill(dtype, other.shape, value)
+
+
 # -- differentiation ------------------------------------------------------------------------
 def vjp(fn: Callable, inputs: Any, v: Any) -> tuple[Any, Any]:
     """``(fn(*inputs), vᵀ·J)``: the outputs and the vector-Jacobian product for every input
@@ -220,5 +247,5 @@ def grad(fn: Callable, grad_position: Any = 0, weights: Any = None,
 
 __all__ = ["depend", "flatten", "grad", "identity", "jvp", "list_getitem", "log_softmax",
            "make_tuple", "mean", "ones", "partial", "scalar_cast", "scalar_to_array",
-           "scalar_to_tensor", "softmax", "stop_gradient", "tuple_getitem", "tuple_len",
+           "scalar_to_tensor", "select", "softmax", "stop_gradient", "tuple_getitem", "tuple_len",
            "tuple_to_array", "unsqueeze", "value_and_grad", "vjp", "where", "zeros"]

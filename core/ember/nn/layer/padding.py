@@ -23,11 +23,14 @@ class Pad(Cell):
     def __init__(self, paddings: Any, mode: str = "CONSTANT") -> None:
         super().__init__()
         if not isinstance(paddings, tuple) or not all(
-                isinstance(p, tuple) and len(p) == 2 and all(
-                    isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in p)
+                isinstance(p, tuple) and all(
+                    isinstance(v, int) and not isinstance(v, bool) for v in p)
                 for p in paddings):
-            raise TypeError(f"Pad: paddings must be a tuple of (before, after) pairs of "
-                            f"non-negative ints, but got {paddings!r}")
+            raise TypeError(f"Pad: paddings must be a tuple of (before, after) pairs of ints, "
+                            f"but got {paddings!r}")
+        if any(len(p) != 2 for p in paddings) or len(paddings) > 4:
+            raise ValueError(f"Pad: paddings must be at most 4 (before, after) pairs, but got "
+                             f"{paddings!r}")
         self.paddings = paddings
         self.mode = check_choice("Pad", "mode", mode.upper() if isinstance(mode, str) else mode,
                                  tuple(self._MODES))
@@ -36,6 +39,8 @@ class Pad(Cell):
         if len(self.paddings) != x.ndim:
             raise ValueError(f"Pad: paddings has {len(self.paddings)} pairs, but the input has "
                              f"{x.ndim} dimensions")
+        if any(v < 0 for p in self.paddings for v in p):  # checked here, as MindSpore does
+            raise ValueError(f"Pad: paddings must not be negative, but got {self.paddings!r}")
         mode = self._MODES[self.mode]
         for (before, after), n in zip(self.paddings, x.shape):
             limit = n - 1 if mode == "reflect" else n

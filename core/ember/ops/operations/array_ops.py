@@ -12,6 +12,7 @@ from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops import functional as F
 from ember.ops._rules import check_tensor
+from ember.ops.operations._paths import forwarding
 from ember.ops.primitive import Primitive, Spec
 
 __all__ = [
@@ -24,6 +25,19 @@ __all__ = [
     "shape", "size", "split", "squeeze", "stack", "strided_slice", "tensor_scatter_add",
     "tensor_slice", "tile", "transpose",
 ]
+
+# MindSpore 1.6 defines these in ops.operations.array_ops too; ember in modules of their kind.
+__getattr__ = forwarding(__name__, """
+    ArgMaxWithValue ArgMinWithValue Argmax Argmin BatchToSpaceND Cast DepthToSpace Diag
+    DiagPart DynamicShape EmbeddingLookup Eye Fill GatherD InvertPermutation MaskedFill
+    MaskedSelect Meshgrid OnesLike Pack Padding Range ResizeNearestNeighbor
+    ReverseSequence ReverseV2 Rint ScatterAdd ScatterDiv ScatterMax ScatterMin
+    ScatterMul ScatterNd ScatterNdAdd ScatterNdSub ScatterNdUpdate ScatterSub
+    ScatterUpdate Select Sort SpaceToBatchND SpaceToDepth SparseGatherV2
+    TensorScatterMax TensorScatterMin TensorScatterSub TensorScatterUpdate Unique
+    UniqueWithPad Unpack UnsortedSegmentMax UnsortedSegmentMin UnsortedSegmentProd
+    UnsortedSegmentSum Unstack ZerosLike
+""")
 
 _INDEX = (mstype.int32, mstype.int64)
 

@@ -13,6 +13,7 @@ from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops import functional as F
 from ember.ops._rules import broadcast_shape, check_tensor, normalize_axis
+from ember.ops.operations._paths import forwarding
 from ember.ops.primitive import Primitive, Spec, describe
 
 __all__ = [
@@ -29,6 +30,16 @@ __all__ = [
     "tensor_add", "tensor_div", "tensor_exp", "tensor_ge", "tensor_gt", "tensor_le", "tensor_lt",
     "tensor_mul", "tensor_pow", "tensor_sub", "zeros_like",
 ]
+
+# MindSpore 1.6 defines these in ops.operations.math_ops too; ember in modules of their kind.
+__getattr__ = forwarding(__name__, """
+    ACos Acosh ApproximateEqual Asin Asinh AssignAdd AssignSub Atan Atan2 Atanh
+    BitwiseAnd BitwiseOr BitwiseXor Ceil Cos Cosh CumProd CumSum DivNoNan Eps EqualCount
+    Erf Erfc Expm1 FloatStatus Floor FloorDiv FloorMod HistogramFixedWidth IndexAdd Inv
+    Invert IsFinite IsInf IsNan Lerp LinSpace Log1p MatrixInverse Mod MulNoNan
+    NMSWithMask ReduceAll ReduceAny ReduceProd Round Sin Sinh SquareSumAll
+    SquaredDifference Tan TruncateDiv TruncateMod Xdivy Xlogy
+""")
 
 _ALL = frozenset(mstype.all_types)
 _NUMBER = frozenset(mstype.number_type)
@@ -339,6 +350,18 @@ class Sqrt(_FloatUnary):
 
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
         return (div(dout, mul(out, 2)),)
+
+
+class SqrtGrad(Primitive):
+    """The gradient of Sqrt from its output ``y``: ``dy / (2 * y)``: ``SqrtGrad()(y, dy)``."""
+
+    def infer(self, y: Any, dy: Any) -> Spec:
+        _check(self.name, "y", y, _FLOAT)
+        _check(self.name, "dy", dy, frozenset((y.dtype,)))
+        if dy.shape != y.shape:
+            raise ValueError(f"SqrtGrad: dy must have y's shape {list(y.shape)}, but got "
+                             f"{list(dy.shape)}")
+        return y.shape, y.dtype
 
 
 class Rsqrt(_FloatUnary):

@@ -16,6 +16,7 @@ from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops import functional as F
 from ember.ops._rules import check_tensor
+from ember.ops.operations._paths import forwarding
 from ember.ops.primitive import Primitive, Spec
 
 __all__ = [
@@ -48,6 +49,20 @@ __all__ = [
     "sparse_softmax_cross_entropy_with_logits",
     "tanh",
 ]
+
+# MindSpore 1.6 defines these in ops.operations.nn_ops too; ember in modules of their kind.
+__getattr__ = forwarding(__name__, """
+    Adam AdamWeightDecay ApplyAdaMax ApplyAdadelta ApplyAdagrad ApplyAdagradV2
+    ApplyAddSign ApplyCenteredRMSProp ApplyFtrl ApplyGradientDescent ApplyMomentum
+    ApplyPowerSign ApplyProximalAdagrad ApplyProximalGradientDescent ApplyRMSProp
+    AvgPool3D BCEWithLogitsLoss BinaryCrossEntropy CTCLoss ComputeAccidentalHits Conv3D
+    Conv3DBackpropInput Conv3DTranspose Elu FastGeLU FastGelu FusedSparseAdam
+    FusedSparseFtrl FusedSparseLazyAdam FusedSparseProximalAdagrad Gelu HSigmoid HSwish
+    InTopK KLDivLoss L2Loss L2Normalize LRN LSTM LayerNorm MaxPool3D MirrorPad NLLLoss
+    OneHot PReLU Pad ROIAlign ResizeBilinear SGD SigmoidCrossEntropyWithLogits
+    SmoothL1Loss Softplus Softsign SparseApplyAdagrad SparseApplyAdagradV2
+    SparseApplyFtrl SparseApplyProximalAdagrad TopK
+""")
 
 _FLOAT = mstype.float_type
 
@@ -250,7 +265,8 @@ class ReLU6(_Elementwise):
 
 
 class ReLU6Grad(_Elementwise):
-    """``y_grad`` where ``0 < x < 6``, else 0: ``ReLU6Grad()(y_grad, x)``."""
+    """``y_grad`` where ``0 < x <= 6``, else 0 (as MindSpore's kernel): ``ReLU6Grad()(y_grad,
+    x)``."""
 
     _inputs = ("y_grad", "x")
 

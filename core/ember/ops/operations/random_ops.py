@@ -1,8 +1,9 @@
 """Random primitives: draws from standard distributions, seeded as MindSpore seeds them.
 
-Each primitive takes ``seed`` and ``seed2`` (non-negative ints). With either of them, or the
-global seed (``ember.set_seed``), set, a primitive's sequence of draws repeats from the start
-after each ``set_seed``; with none, each run draws fresh numbers. Every call draws anew
+Each primitive takes ``seed`` and ``seed2`` (non-negative ints; ``seed2`` wins when set, as in
+MindSpore's kernels). With either of them, or the global seed (``ember.set_seed``), set, a
+primitive's sequence of draws repeats from the start after each ``set_seed``; with none, each
+run draws fresh numbers. Every call draws anew
 (``pure = False``: graph passes never merge or precompute them). Shapes are tuples of
 positive ints given as Python values.
 """
@@ -46,6 +47,12 @@ class _Random(Primitive):
         super().__init__()
         self.seed = _int_attr(self.name, "seed", seed, minimum=0)
         self.seed2 = _int_attr(self.name, "seed2", seed2, minimum=0)
+
+    @property
+    def seeds(self) -> tuple[int, int]:
+        """The seed pair kernels draw with: MindSpore 1.6's kernels take ``seed2`` when it is
+        set, else ``seed``, so ``(10, 10)`` and ``(0, 10)`` draw the same numbers."""
+        return 0, self.seed2 or self.seed
 
 
 class _Standard(_Random):

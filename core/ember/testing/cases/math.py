@@ -16,6 +16,7 @@ import numpy as np
 
 from ember.common import dtype as mstype
 from ember.ops import operations as P
+from ember.ops.operations import math_ops
 from ember.testing.cases import FLOATS, INTS, OpCase
 
 F64 = np.float64
@@ -256,6 +257,13 @@ SELECT_CASES = [
            _select, FLOATS),
 ]
 
+# SqrtGrad(y, dy) = dy / (2 y): the derivative of sqrt at x = y ** 2 times dy
+SQRT_GRAD_CASES = [
+    OpCase("SqrtGrad/2d", "SqrtGrad", math_ops.SqrtGrad,
+           arrays((2, 3), (2, 3), draw=[uniform(0.5, 3), ANY]),
+           lambda y, dy: (dy.astype(F64) / (2 * y.astype(F64))).astype(y.dtype), FLOATS),
+]
+
 
 # -- casts, fills, sums of lists ------------------------------------------------------------
 def cast_to(target: type, draw: Sampler = WIDE, shape: tuple[int, ...] = (2, 3)
@@ -468,5 +476,6 @@ MATMUL_CASES = [
 
 CASES: list[OpCase] = [
     *ARITH_CASES, *COMPARE_CASES, *LOGIC_CASES, *UNARY_CASES, *LIKE_CASES, *SELECT_CASES,
+    *SQRT_GRAD_CASES,
     *CAST_CASES, *FILL_CASES, *ADDN_CASES, *REDUCE_CASES, *ARGMAX_CASES, *MATMUL_CASES,
 ]

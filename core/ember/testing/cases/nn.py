@@ -160,7 +160,11 @@ _ACTIVATION_GRADS = [
            lambda rng, dt: (sample(rng, dt, 0, 2), sample(rng, dt, 0, 2)),
            _masked(lambda x: x > 0), NUMBERS),
     OpCase("ReLU6Grad/2d", "ReLU6Grad", nn_ops.ReLU6Grad, grad_pair((0.0, 6.0)),
-           _masked(lambda x: (x > 0) & (x < 6)), FLOATS, grad=(0, 1)),
+           _masked(lambda x: (x > 0) & (x <= 6)), FLOATS, grad=(0, 1)),
+    # MindSpore 1.6's CPU kernel (nnacl Relu6Grad) passes dy where 0 < x <= 6
+    OpCase("ReLU6Grad/bounds", "ReLU6Grad", nn_ops.ReLU6Grad,
+           lambda rng, dt: (np.arange(1, 7, dtype=dt), np.array([-1, 0, 3, 6, 6.5, 9], dt)),
+           lambda dy, x: np.array([0, 0, 3, 4, 0, 0], dy.dtype), FLOATS),
     OpCase("SigmoidGrad/2d", "SigmoidGrad", nn_ops.SigmoidGrad,
            lambda rng, dt: (rng.uniform(0.05, 0.95, (3, 4)).astype(dt), sample(rng, dt, 3, 4)),
            lambda y, dy: (dy.astype(F64) * y * (1 - y.astype(F64))).astype(y.dtype), FLOATS,

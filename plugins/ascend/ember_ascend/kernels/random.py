@@ -50,8 +50,8 @@ class _Stream:
         return self.seed, offset
 
 
-def _drawing(draw: Callable[..., Any], seeds: Callable[[Any], tuple[int, int]] = lambda p: (
-        p.seed, p.seed2)) -> Any:
+def _drawing(draw: Callable[..., Any],
+             seeds: Callable[[Any], tuple[int, int]] = lambda p: p.seeds) -> Any:
     """A kernel factory: ``draw(prim, dev, stream, *inputs)`` with the primitive's stream."""
     def factory(prim: Any, dev: AscendDevice) -> Any:
         stream = _Stream(*seeds(prim))

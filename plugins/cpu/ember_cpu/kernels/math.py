@@ -173,6 +173,7 @@ KERNELS = {
     "Log": _quiet_unary(np.log),
     "Sqrt": _quiet_unary(np.sqrt),
     "Rsqrt": _quiet_unary(lambda x: np.reciprocal(np.sqrt(x))),
+    "SqrtGrad": lambda p: _quiet(lambda y, dy: dy / (2 * y)),
     "Reciprocal": _quiet_unary(np.reciprocal),
     "ZerosLike": lambda p: np.zeros_like,
     "OnesLike": lambda p: np.ones_like,

@@ -35,7 +35,7 @@ def _relu_grad(dy, x):
 
 
 def _relu6_grad(dy, x):
-    return dy * ((x > 0) & (x < 6))
+    return dy * ((x > 0) & (x <= 6))
 
 
 def _sigmoid(x):

@@ -12,7 +12,7 @@ def _drawing(draw):
     """A kernel factory: ``draw(rng, *inputs)`` with the primitive's generator."""
 
     def factory(prim):
-        generator = _OpGenerator(prim.seed, prim.seed2)
+        generator = _OpGenerator(*prim.seeds)
         return lambda *inputs: draw(generator(), *inputs)
 
     return factory
@@ -34,7 +34,7 @@ def _poisson(rng, shape, mean):
 
 
 def _choice_with_mask(prim):
-    count, generator = prim.count, _OpGenerator(prim.seed, prim.seed2)
+    count, generator = prim.count, _OpGenerator(*prim.seeds)
 
     def kernel(x):
         found = np.argwhere(x)
@@ -94,7 +94,7 @@ def _candidate_sampler(draw):
     range_max)``; the primitive gives the expected counts."""
 
     def factory(prim):
-        generator = _OpGenerator(prim.seed, prim.seed2)
+        generator = _OpGenerator(*prim.seeds)
         n, range_max = prim.num_sampled, prim.range_max
 
         def kernel(true_classes):

@@ -267,6 +267,7 @@ KERNELS: dict[str, Factory] = {
     "Log": _unary(raw.Log),
     "Sqrt": _unary(raw.Sqrt),
     "Rsqrt": _unary(raw.Rsqrt),
+    "SqrtGrad": lambda p: lambda y, dy: raw.SqrtGrad(y=y, dy=dy),
     "Reciprocal": _unary(raw.Reciprocal),
     "ZerosLike": _unary(raw.ZerosLike),
     "OnesLike": _unary(raw.OnesLike),

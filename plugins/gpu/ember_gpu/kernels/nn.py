@@ -206,6 +206,11 @@ def _dropout(prim):
     return kernel
 
 
+def _relu6_grad(dy, x):
+    # TensorFlow's Relu6Grad passes nothing at x == 6; MindSpore's kernel passes dy there
+    return tf.where((x > 0) & (x <= 6), dy, tf.zeros_like(dy))
+
+
 def _dropout_grad(prim):
     scale = 1 / prim.keep_prob
     return lambda dy, mask: dy * mask * scale
@@ -215,7 +220,7 @@ KERNELS = {
     "ReLU": lambda p: lambda x: raw.Relu(features=x),
     "ReluGrad": lambda p: lambda dy, x: raw.ReluGrad(gradients=dy, features=x),
     "ReLU6": lambda p: lambda x: raw.Relu6(features=x),
-    "ReLU6Grad": lambda p: lambda dy, x: raw.Relu6Grad(gradients=dy, features=x),
+    "ReLU6Grad": lambda p: _relu6_grad,
     "Sigmoid": lambda p: lambda x: raw.Sigmoid(x=x),
     "SigmoidGrad": lambda p: lambda y, dy: raw.SigmoidGrad(y=y, dy=dy),
     "Tanh": lambda p: lambda x: raw.Tanh(x=x),

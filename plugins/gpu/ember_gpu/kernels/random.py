@@ -18,7 +18,7 @@ def _drawing(draw, xla=True):
     False where TensorFlow's sampler has no XLA kernel (the graph then runs uncompiled)."""
 
     def factory(prim):
-        generator = _OpGenerator(prim.seed, prim.seed2)
+        generator = _OpGenerator(*prim.seeds)
 
         def kernel(*inputs):
             return draw(generator(), *inputs)
@@ -56,7 +56,7 @@ def _poisson(generator, shape, mean):
 
 
 def _choice_with_mask(prim):
-    count, generator = prim.count, _OpGenerator(prim.seed, prim.seed2)
+    count, generator = prim.count, _OpGenerator(*prim.seeds)
 
     def kernel(x):
         flat = tf.reshape(x, [-1])
@@ -132,7 +132,7 @@ def _candidate_sampler(draw):
     range_max)``; the primitive gives the expected counts."""
 
     def factory(prim):
-        generator = _OpGenerator(prim.seed, prim.seed2)
+        generator = _OpGenerator(*prim.seeds)
         n, range_max = prim.num_sampled, prim.range_max
 
         def kernel(true_classes):
