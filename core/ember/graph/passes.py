@@ -232,6 +232,8 @@ def _relu_pool(y: Value, readers: dict[int, list[tuple[Node, int]]],
         return None
     pool = pools[0]
     pooled = pool.outputs[0]
+    if _has_empty_windows(pool.prim, y.shape):
+        return None
     pairs = []
     for node, i in reads:
         if node.prim.name != _MAX_POOLS[pool.prim.name]:
@@ -247,6 +249,15 @@ def _relu_pool(y: Value, readers: dict[int, list[tuple[Node, int]]],
     if len(reads) != 1 + 2 * len(pairs):
         return None
     return pool, pairs
+
+
+def _has_empty_windows(prim: Any, shape: tuple[int, ...]) -> bool:
+    """Whether a window of the max-pool ``prim`` over ``shape`` holds padding only (large
+    'pad' padding, MaxPool3D's ceil_mode): its maximum is -inf, which ReLU after the pool
+    would turn into 0, so the rewrite would not be exact."""
+    pads, out = prim.geometry(tuple(shape[2:]))
+    return any(k <= lo or (o - 1) * s - lo >= n for n, k, s, lo, o in zip(
+        shape[2:], prim.kernel_size[2:], prim.strides[2:], pads[::2], out))
 
 
 def _swap(graph: Graph, relu: Node, pool: Node, pairs: list[tuple[Node, Node]]) -> None:

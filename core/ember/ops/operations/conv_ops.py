@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ember._autodiff import needs_grad
 from ember.common.tensor import Tensor
 from ember.ops import functional as F
 from ember.ops._rules import check_tensor
 from ember.ops.operations.nn_ops import (
     _FLOAT,
+    _check_bool,
     _check_choice,
     _check_format,
     _check_inputs,
@@ -25,6 +28,7 @@ from ember.ops.operations.nn_ops import (
     _check_window,
     _ConvBase,
     _Family,
+    _window_divisors,
     _windows_geometry,
 )
 from ember.ops.primitive import Spec
@@ -168,32 +172,47 @@ class Conv3DTranspose(Conv3DBackpropInput):
 # -- pooling --------------------------------------------------------------------------------
 class _Pool3DBase(_Family):
     """kernel_size and strides stored as (1, 1, d, h, w); pad_mode upper-case ('VALID',
-    'SAME' or 'PAD', given in either case) with ``pad_list`` for 'PAD'."""
+    'SAME' or 'PAD', given in either case) with the padding for 'PAD' (``pad_list``, or
+    ``pad`` for the average pools); ``ceil_mode`` rounds the output size up (the extra
+    windows reach past the padding after, where nothing is counted)."""
 
     _pad_name = "pad_list"
+    #: pad modes where ceil_mode rounds up; whether a last window starting past the image and
+    #: its padding before is dropped (see nn_ops._window_geometry)
+    _ceil_modes: tuple[str, ...] = ("PAD",)
+    _clip = False
 
-    def __init__(self, kernel_size: Any = 1, strides: Any = 1, pad_mode: str = "VALID",
-                 pad_list: Any = 0, data_format: str = "NCDHW") -> None:
+    def __init__(self, kernel_size: Any, strides: Any, pad_mode: str, pads: Any,
+                 ceil_mode: bool, data_format: str, per_axis_pads: bool = False) -> None:
         super().__init__()
         op = self.name
         self.kernel_size = (1, 1, *_check_window(op, "kernel_size", kernel_size, True, "dhw"))
         self.strides = (1, 1, *_check_window(op, "strides", strides, True, "dhw"))
         self.pad_mode = _check_choice(op, "pad_mode", pad_mode.upper() if isinstance(
             pad_mode, str) else pad_mode, ("VALID", "SAME", "PAD"))
-        self.pad_list = _check_pads(op, self._pad_name, pad_list, "dhw")
+        self.pad_list = _check_pads(op, self._pad_name, pads, "dhw", per_axis_pads)
         if self.pad_mode != "PAD" and any(self.pad_list):
             raise ValueError(f"{op}: '{self._pad_name}' must be 0 when 'pad_mode' is "
-                             f"{pad_mode!r}, but got {pad_list!r}")
+                             f"{pad_mode!r}, but got {pads!r}")
+        self.ceil_mode = ceil_mode
         self.data_format = _check_format(op, data_format, ("NCDHW",))
 
     def _sibling_attrs(self) -> dict[str, Any]:
         return {"kernel_size": self.kernel_size[2:], "strides": self.strides[2:],
                 "pad_mode": self.pad_mode, self._pad_name: self.pad_list,
-                "data_format": self.data_format}
+                "ceil_mode": self.ceil_mode, "data_format": self.data_format}
+
+    def _geometry(self, dhw: tuple[int, ...],
+                  ceil: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return _windows_geometry(self.pad_mode.lower(), dhw, self.kernel_size[2:],
+                                 self.strides[2:], (1, 1, 1), self.pad_list, ceil, self._clip)
 
     def geometry(self, dhw: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        return _windows_geometry(self.pad_mode.lower(), dhw, self.kernel_size[2:],
-                                 self.strides[2:], (1, 1, 1), self.pad_list)
+        """Padding (head, tail, top, bottom, left, right) and output (depth, height, width)
+        for an input of spatial shape ``dhw``; with ceil_mode the padding after includes what
+        the last window reaches past the image and its padding (max pools pad with -inf,
+        average pools with 0)."""
+        return self._geometry(dhw, self.ceil_mode and self.pad_mode in self._ceil_modes)
 
     def _out_shape(self, x: Tensor) -> tuple[int, ...]:
         check_tensor(self.name, "x", x, _FLOAT)
@@ -225,43 +244,106 @@ class _Pool3DGrad(_Pool3DBase):
         return x.shape, x.dtype
 
 
-class MaxPool3D(_Pool3DBase):
+class _MaxPool3DBase(_Pool3DBase):
+    """MaxPool3D's attributes: ``pad_list`` also as (d, h, w); ``ceil_mode`` a bool with
+    pad_mode 'pad' (None: False), else None only."""
+
+    def __init__(self, kernel_size: Any, strides: Any, pad_mode: str, pad_list: Any,
+                 ceil_mode: bool | None, data_format: str) -> None:
+        super().__init__(kernel_size, strides, pad_mode, pad_list, False, data_format, True)
+        if ceil_mode is not None:
+            _check_bool(self.name, "ceil_mode", ceil_mode)
+            if self.pad_mode != "PAD":
+                raise ValueError(f"{self.name}: When the 'pad_mode' is 'same' or 'valid', the "
+                                 f"'ceil_mode' only supports 'None', but got {ceil_mode!r}")
+            self.ceil_mode = ceil_mode
+
+    def _sibling_attrs(self) -> dict[str, Any]:
+        attrs = super()._sibling_attrs()
+        return {**attrs, "ceil_mode": attrs["ceil_mode"] if self.pad_mode == "PAD" else None}
+
+
+class MaxPool3D(_MaxPool3DBase):
     """The maximum of each window of NCDHW ``x`` (padding never wins): ``MaxPool3D(
-    kernel_size=1, strides=1, pad_mode="VALID", pad_list=0, data_format="NCDHW")(x)``."""
+    kernel_size=1, strides=1, pad_mode="VALID", pad_list=0, ceil_mode=None,
+    data_format="NCDHW")(x)``. ``pad_list`` is an int, (d, h, w) for both sides of each axis,
+    or (head, tail, top, bottom, left, right). ``ceil_mode`` (pad_mode 'pad' only; None is
+    False) rounds the output size ``(n + before + after - k) / s + 1`` up rather than down,
+    as MindSpore 1.6's shape rule does (PyTorch's would drop a last window that starts in the
+    padding after: MindSpore keeps it, and its maximum is -inf)."""
+
+    def __init__(self, kernel_size: Any = 1, strides: Any = 1, pad_mode: str = "VALID",
+                 pad_list: Any = 0, ceil_mode: bool | None = None,
+                 data_format: str = "NCDHW") -> None:
+        super().__init__(kernel_size, strides, pad_mode, pad_list, ceil_mode, data_format)
 
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
         return (self._sibling(MaxPool3DGrad)(x, out, dout),)
 
 
-class MaxPool3DGrad(_Pool3DGrad):
-    """``grad`` routed to the first maximum of each window:
-    ``MaxPool3DGrad(kernel_size, strides, pad_mode, pad_list)(x_origin, out_origin, grad)``."""
+class MaxPool3DGrad(_MaxPool3DBase, _Pool3DGrad):
+    """``grad`` routed to the first maximum of each window: ``MaxPool3DGrad(kernel_size,
+    strides, pad_mode, pad_list, data_format="NCDHW", ceil_mode=None)(x_origin, out_origin,
+    grad)``; ``ceil_mode`` (last, after MindSpore 1.6's arguments, which lack it) is
+    MaxPool3D's."""
+
+    def __init__(self, kernel_size: Any = 1, strides: Any = 1, pad_mode: str = "VALID",
+                 pad_list: Any = 0, data_format: str = "NCDHW",
+                 ceil_mode: bool | None = None) -> None:
+        super().__init__(kernel_size, strides, pad_mode, pad_list, ceil_mode, data_format)
 
 
-class AvgPool3D(_Pool3DBase):
-    """The mean of each window of NCDHW ``x`` over its elements inside ``x`` (padding is not
-    counted): ``AvgPool3D(kernel_size=1, strides=1, pad_mode="valid", pad=0,
-    data_format="NCDHW")(x)``."""
+class _AvgPool3DBase(_Pool3DBase):
+    """AvgPool3D's attributes: ceil_mode in every pad mode ('same' has nothing to round),
+    count_include_pad and divisor_override, and the divisor of each output cell."""
 
     _pad_name = "pad"
+    _ceil_modes = ("VALID", "SAME", "PAD")
+    _clip = True
 
     def __init__(self, kernel_size: Any = 1, strides: Any = 1, pad_mode: str = "valid",
-                 pad: Any = 0, data_format: str = "NCDHW") -> None:
-        super().__init__(kernel_size, strides, pad_mode, pad, data_format)
+                 pad: Any = 0, ceil_mode: bool = False, count_include_pad: bool = True,
+                 divisor_override: int = 0, data_format: str = "NCDHW") -> None:
+        op = self.name
+        super().__init__(kernel_size, strides, pad_mode, pad, _check_bool(
+            op, "ceil_mode", ceil_mode), data_format)
+        self.count_include_pad = _check_bool(op, "count_include_pad", count_include_pad)
+        self.divisor_override = _check_int(op, "divisor_override", divisor_override, 0)
+
+    def _sibling_attrs(self) -> dict[str, Any]:
+        return {**super()._sibling_attrs(), "count_include_pad": self.count_include_pad,
+                "divisor_override": self.divisor_override}
+
+    def divisor(self, dhw: tuple[int, ...]) -> np.ndarray:
+        """What each output cell's window sum is divided by (float64, of the output's spatial
+        shape): divisor_override if not 0; else the window's elements inside x or, with
+        count_include_pad, inside x and its padding (not what ceil_mode adds past it)."""
+        _, out = self.geometry(dhw)
+        proper, _ = self._geometry(dhw, False)  # the padding without ceil_mode's
+        return _window_divisors(dhw, self.kernel_size[2:], self.strides[2:], proper, out,
+                                self.count_include_pad, self.divisor_override)
+
+
+class AvgPool3D(_AvgPool3DBase):
+    """The mean of each window of NCDHW ``x``: ``AvgPool3D(kernel_size=1, strides=1,
+    pad_mode="valid", pad=0, ceil_mode=False, count_include_pad=True, divisor_override=0,
+    data_format="NCDHW")(x)``, as MindSpore 1.6 (and PyTorch's avg_pool3d): each window's
+    sum is divided by ``divisor_override`` if not 0, else by its elements inside x and, with
+    ``count_include_pad`` (the default, as 1.6's; earlier ember never counted padding),
+    inside its padding ('same' or 'pad'). ``ceil_mode`` rounds the output size up; a window
+    it adds counts only the elements up to the padding's edge, and one that would start past
+    x and its padding before is dropped."""
 
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
         return (self._sibling(AvgPool3DGrad)(x, out, dout),)
 
 
-class AvgPool3DGrad(_Pool3DGrad):
-    """``grad`` spread evenly over each window's elements inside ``x``:
-    ``AvgPool3DGrad(kernel_size, strides, pad_mode, pad)(x_origin, out_origin, grad)``."""
-
-    _pad_name = "pad"
-
-    def __init__(self, kernel_size: Any = 1, strides: Any = 1, pad_mode: str = "valid",
-                 pad: Any = 0, data_format: str = "NCDHW") -> None:
-        super().__init__(kernel_size, strides, pad_mode, pad, data_format)
+class AvgPool3DGrad(_AvgPool3DBase, _Pool3DGrad):
+    """``grad`` of each window divided by AvgPool3D's divisor and spread over its elements
+    inside x: ``AvgPool3DGrad(kernel_size, strides, pad_mode, pad, ceil_mode,
+    count_include_pad, divisor_override, data_format)(x_origin, out_origin, grad)``, with
+    AvgPool3D's attributes (MindSpore 1.6's takes (origin_input_shape, grads) and the
+    padding already resolved; ember's takes the pool's inputs, as its other pool gradients)."""
 
     def bprop(self, x: Tensor, out: Tensor, grad: Tensor, dx: Tensor, dout: Tensor) -> tuple:
         return F.zeros_like(x), F.zeros_like(out), self._sibling(AvgPool3D)(dout)

@@ -7,9 +7,12 @@ kernel_h, kernel_w).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Any, TypeGuard
+
+import numpy as np
 
 from ember._autodiff import needs_grad
 from ember.common import dtype as mstype
@@ -130,13 +133,18 @@ _SIDES = {"hw": ("top", "bottom", "left", "right"),
           "dhw": ("head", "tail", "top", "bottom", "left", "right")}
 
 
-def _check_pads(op: str, name: str, value: Any, axes: str = "hw") -> tuple[int, ...]:
-    """A non-negative int or one (before, after) pair per spatial axis, as the flat tuple."""
+def _check_pads(op: str, name: str, value: Any, axes: str = "hw",
+                per_axis: bool = False) -> tuple[int, ...]:
+    """A non-negative int or one (before, after) pair per spatial axis, as the flat tuple;
+    with ``per_axis``, also one int per axis for both its sides."""
     sides = _SIDES[axes]
     pads = (value,) * len(sides) if isinstance(value, int) and not isinstance(value,
                                                                              bool) else value
+    if per_axis and _is_ints(pads) and len(pads) == len(axes):
+        pads = tuple(p for p in pads for _ in range(2))
     if not _is_ints(pads) or len(pads) != len(sides) or min(pads) < 0:
-        raise ValueError(f"{op}: '{name}' must be a non-negative int or a tuple of "
+        one = f", a tuple of {len(axes)} ({', '.join(axes)})" if per_axis else ""
+        raise ValueError(f"{op}: '{name}' must be a non-negative int{one} or a tuple of "
                          f"{len(sides)} ({', '.join(sides)}), but got {value!r}")
     return tuple(pads)
 
@@ -175,26 +183,55 @@ def _check_inputs(op: str, names: tuple[str, ...], inputs: tuple,
 
 
 def _window_geometry(pad_mode: str, size: int, k: int, s: int, d: int,
-                     pads: tuple[int, int]) -> tuple[int, int, int]:
+                     pads: tuple[int, int], ceil: bool = False,
+                     clip: bool = False) -> tuple[int, int, int]:
     """(padding before, padding after, output size) of a window of ``k`` taps ``d`` apart,
-    moved by ``s`` over ``size`` elements, padded as MindSpore's 'valid', 'same' or 'pad'."""
+    moved by ``s`` over ``size`` elements, padded as MindSpore's 'valid', 'same' or 'pad'.
+
+    With ``ceil`` ('valid' and 'pad'; 'same' has no remainder to round), the output size is
+    rounded up rather than down, and the padding after grows by what the last window needs;
+    with ``clip`` too, a last window starting past the image and the padding before is
+    dropped (MindSpore's AvgPool3D and PyTorch's rule; MindSpore's MaxPool3D keeps it)."""
     span = d * (k - 1) + 1
     if pad_mode == "same":
         out = -(-size // s)
         need = max(0, (out - 1) * s + span - size)
         return need // 2, need - need // 2, out
     lo, hi = pads if pad_mode == "pad" else (0, 0)
-    return lo, hi, max(0, (size + lo + hi - span) // s + 1)
+    room = size + lo + hi - span
+    out = max(0, (-(-room // s) if ceil else room // s) + 1)
+    if clip and out > 1 and (out - 1) * s >= size + lo:
+        out -= 1
+    return lo, max(hi, (out - 1) * s + span - size - lo) if ceil else hi, out
 
 
 def _windows_geometry(pad_mode: str, spatial: tuple[int, ...], kernel: tuple[int, ...],
                       stride: tuple[int, ...], dilation: tuple[int, ...],
-                      pads: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+                      pads: tuple[int, ...], ceil: bool = False,
+                      clip: bool = False) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """``_window_geometry`` along each spatial axis: (flat (before, after) padding, output)."""
-    per_axis = [_window_geometry(pad_mode, n, k, s, d, pads[2 * i:2 * i + 2])
+    per_axis = [_window_geometry(pad_mode, n, k, s, d, pads[2 * i:2 * i + 2], ceil, clip)
                 for i, (n, k, s, d) in enumerate(zip(spatial, kernel, stride, dilation))]
     return (tuple(p for lo, hi, _ in per_axis for p in (lo, hi)),
             tuple(out for _, _, out in per_axis))
+
+
+def _window_divisors(spatial: tuple[int, ...], kernel: tuple[int, ...],
+                     stride: tuple[int, ...], pads: tuple[int, ...], out: tuple[int, ...],
+                     include_pad: bool = False, override: int = 0) -> np.ndarray:
+    """What an average pool divides each output cell's window sum by (float64, of shape
+    ``out``): ``override`` where it is not 0; else the number of the window's elements inside
+    the image or, with ``include_pad``, inside the image and its padding ``pads`` (flat
+    (before, after) per axis, without what a ceil-mode output adds after it)."""
+    if override:
+        return np.full(out, float(override))
+    counts = []
+    for n, k, s, o, lo, hi in zip(spatial, kernel, stride, out, pads[::2], pads[1::2],
+                                  strict=True):
+        first, last = (-lo, n + hi) if include_pad else (0, n)
+        start = np.arange(o) * s - lo
+        counts.append(np.minimum(start + k, last) - np.maximum(start, first))
+    return functools.reduce(np.multiply.outer, counts).astype(np.float64)
 
 
 def _cast_to(x: Tensor, dtype: mstype.Type) -> Tensor:
@@ -651,6 +688,12 @@ class _PoolBase(_Family):
         top, bottom, ho = _window_geometry(mode, hw[0], kh, sh, 1, (0, 0))
         left, right, wo = _window_geometry(mode, hw[1], kw, sw, 1, (0, 0))
         return (top, bottom, left, right), (ho, wo)
+
+    def divisor(self, hw: tuple[int, ...]) -> np.ndarray:
+        """What AvgPool divides each window's sum by, of the output's (height, width): the
+        number of its elements inside the image (float64)."""
+        pads, out = self.geometry(hw)
+        return _window_divisors(hw, self.kernel_size[2:], self.strides[2:], pads, out)
 
     def _out_shape(self, x: Tensor) -> tuple[int, ...]:
         check_tensor(self.name, "x", x, _FLOAT)

@@ -8,6 +8,7 @@ nothing with the backends' im2col kernels.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -158,8 +159,25 @@ def _transpose_case(conv: _Conv, output_padding: int, grad: bool) -> OpCase:
                   HALF_LOOSER)
 
 
+def _pool_axis(mode: str, n: int, k: int, s: int, pads: tuple[int, int], ceil: bool,
+               clip: bool) -> tuple[int, int, int]:
+    """(pad before, pad after, output size) of a pool along one axis: MindSpore's floor
+    geometry, or with ``ceil`` ('valid', 'pad') the size rounded up, less a last window that
+    would start past the image and the padding before where ``clip`` (AvgPool3D's rule)."""
+    lo, hi, out = _geometry(mode, n, k, s, 1, pads)
+    if ceil and mode != "same":
+        out = math.ceil((n + lo + hi - k) / s) + 1
+        if clip and (out - 1) * s >= n + lo:
+            out -= 1
+    return lo, hi, out
+
+
 @dataclass(frozen=True)
 class _Pool:
+    """One 3-D pool configuration, run as MaxPool3D (``max``) and AvgPool3D (``avg``) and
+    their gradients. ``ceil_mode`` None is each primitive's default (MaxPool3D's None,
+    AvgPool3D's False)."""
+
     id: str
     x: tuple[int, ...]
     kernel: int | Triple
@@ -167,38 +185,55 @@ class _Pool:
     pad_mode: str
     pad: int | tuple[int, ...] = 0
     grad: bool = True
+    ceil_mode: bool | None = None
+    count_include_pad: bool = True
+    divisor_override: int = 0
+    max: bool = True
+    avg: bool = True
 
-    def geometry(self) -> _Windows:
+    def _axes(self, clip: bool) -> list[tuple[int, int, int]]:
         pads = (self.pad,) * 6 if isinstance(self.pad, int) else self.pad
-        return _Windows(self.x[2:], _as3(self.kernel), _as3(self.strides), (1, 1, 1),
-                        self.pad_mode.lower(), pads)
+        return [_pool_axis(self.pad_mode.lower(), n, k, s, pads[2 * i:2 * i + 2],
+                           bool(self.ceil_mode), clip)
+                for i, (n, k, s) in enumerate(zip(self.x[2:], _as3(self.kernel),
+                                                  _as3(self.strides)))]
 
-    def _inside(self) -> Iterator[tuple[tuple[int, ...], tuple[slice, ...]]]:
-        """(output index, the window's elements inside x) for every output pixel."""
-        pads = self.geometry().padding()
-        for at, window in self.geometry().windows():
-            yield at, (slice(None), slice(None),
-                       *(slice(max(w.start - lo, 0), max(w.stop - lo, 0))
-                         for w, (lo, _) in zip(window, pads)))
+    def out_shape(self, clip: bool) -> tuple[int, ...]:
+        return (*self.x[:2], *(o for _, _, o in self._axes(clip)))
 
-    def out_shape(self) -> tuple[int, ...]:
-        return (*self.x[:2], *self.geometry().out())
+    def _windows(self, clip: bool) -> Iterator[tuple[tuple[int, ...], tuple[slice, ...],
+                                                     float]]:
+        """(output index, the window's elements inside x, AvgPool3D's divisor) for every
+        output pixel: the divisor is divisor_override, else the window's elements inside x
+        or, with count_include_pad, inside x and its padding."""
+        axes = self._axes(clip)
+        for at in itertools.product(*(range(o) for _, _, o in axes)):
+            inside, padded = [], 1
+            for o, (lo, hi, _), n, k, s in zip(at, axes, self.x[2:], _as3(self.kernel),
+                                               _as3(self.strides)):
+                start = o * s - lo
+                inside.append(slice(max(start, 0), min(start + k, n)))
+                padded *= min(start + k, n + hi) - max(start, -lo)
+            count = int(np.prod([w.stop - w.start for w in inside]))
+            divisor = self.divisor_override or (padded if self.count_include_pad else count)
+            yield at, (slice(None), slice(None), *inside), float(divisor)
 
-    def max(self, x: np.ndarray) -> np.ndarray:
-        out = np.zeros(self.out_shape(), x.dtype)
-        for at, inside in self._inside():
+    def max_ref(self, x: np.ndarray) -> np.ndarray:
+        out = np.zeros(self.out_shape(False), x.dtype)
+        for at, inside, _ in self._windows(False):
             out[(slice(None), slice(None), *at)] = np.max(x[inside], axis=(2, 3, 4))
         return out
 
-    def avg(self, x: np.ndarray) -> np.ndarray:
-        out = np.zeros(self.out_shape())
-        for at, inside in self._inside():
-            out[(slice(None), slice(None), *at)] = np.mean(x[inside].astype(F64), axis=(2, 3, 4))
+    def avg_ref(self, x: np.ndarray) -> np.ndarray:
+        out = np.zeros(self.out_shape(True))
+        for at, inside, divisor in self._windows(True):
+            out[(slice(None), slice(None), *at)] = np.sum(x[inside].astype(F64),
+                                                          axis=(2, 3, 4)) / divisor
         return out.astype(x.dtype)
 
     def max_grad(self, x: np.ndarray, out: np.ndarray, grad: np.ndarray) -> np.ndarray:
         dx = np.zeros(x.shape)
-        for at, inside in self._inside():
+        for at, inside, _ in self._windows(False):
             part, target = x[inside], dx[inside]
             for n, c in np.ndindex(*x.shape[:2]):
                 first = np.unravel_index(np.argmax(part[n, c]), part.shape[2:])
@@ -207,41 +242,68 @@ class _Pool:
 
     def avg_grad(self, x: np.ndarray, out: np.ndarray, grad: np.ndarray) -> np.ndarray:
         dx = np.zeros(x.shape)
-        for at, inside in self._inside():
-            count = dx[inside][0, 0].size
-            dx[inside] += grad[(slice(None), slice(None), *at)][..., None, None, None] / count
+        for at, inside, divisor in self._windows(True):
+            dx[inside] += grad[(slice(None), slice(None), *at)][..., None, None, None] / divisor
         return dx.astype(x.dtype)
 
     def cases(self) -> list[OpCase]:
         grad = (0,) if self.grad else ()
         sizes = (self.kernel, self.strides, self.pad_mode, self.pad)
+        avg_attrs = {"ceil_mode": bool(self.ceil_mode),
+                     "count_include_pad": self.count_include_pad,
+                     "divisor_override": self.divisor_override}
 
-        def grad_inputs(pool: Callable) -> Callable:
+        def grad_inputs(pool: Callable, clip: bool) -> Callable:
             def inputs(rng: np.random.Generator, dt: type) -> tuple:
                 x = sample(rng, dt, *self.x)
-                return x, pool(x), sample(rng, dt, *self.out_shape())
+                return x, pool(x), sample(rng, dt, *self.out_shape(clip))
 
             return inputs
 
-        return [
-            OpCase(f"MaxPool3D/{self.id}", "MaxPool3D", lambda: P.MaxPool3D(*sizes),
-                   lambda rng, dt: (sample(rng, dt, *self.x),), self.max, FLOATS, grad),
-            OpCase(f"AvgPool3D/{self.id}", "AvgPool3D", lambda: P.AvgPool3D(*sizes),
-                   lambda rng, dt: (sample(rng, dt, *self.x),), self.avg, FLOATS, grad,
-                   HALF_LOOSE),
-            OpCase(f"MaxPool3DGrad/{self.id}", "MaxPool3DGrad",
-                   lambda: conv_ops.MaxPool3DGrad(*sizes), grad_inputs(self.max),
-                   self.max_grad, FLOATS),
-            OpCase(f"AvgPool3DGrad/{self.id}", "AvgPool3DGrad",
-                   lambda: conv_ops.AvgPool3DGrad(*sizes), grad_inputs(self.avg),
-                   self.avg_grad, FLOATS, tolerance=HALF_LOOSE),
-        ]
+        cases = []
+        if self.max:
+            cases += [
+                OpCase(f"MaxPool3D/{self.id}", "MaxPool3D",
+                       lambda: P.MaxPool3D(*sizes, ceil_mode=self.ceil_mode),
+                       lambda rng, dt: (sample(rng, dt, *self.x),), self.max_ref, FLOATS, grad),
+                OpCase(f"MaxPool3DGrad/{self.id}", "MaxPool3DGrad",
+                       lambda: conv_ops.MaxPool3DGrad(*sizes, ceil_mode=self.ceil_mode),
+                       grad_inputs(self.max_ref, False), self.max_grad, FLOATS),
+            ]
+        if self.avg:
+            cases += [
+                OpCase(f"AvgPool3D/{self.id}", "AvgPool3D",
+                       lambda: P.AvgPool3D(*sizes, **avg_attrs),
+                       lambda rng, dt: (sample(rng, dt, *self.x),), self.avg_ref, FLOATS, grad,
+                       HALF_LOOSE),
+                OpCase(f"AvgPool3DGrad/{self.id}", "AvgPool3DGrad",
+                       lambda: conv_ops.AvgPool3DGrad(*sizes, **avg_attrs),
+                       grad_inputs(self.avg_ref, True), self.avg_grad, FLOATS,
+                       tolerance=HALF_LOOSE),
+            ]
+        return cases
 
 
 _POOLS = [
     _Pool("valid-2", (1, 2, 4, 4, 5), 2, 2, "valid"),
+    # count_include_pad (AvgPool3D's default) counts 'same' padding as 'pad' padding
     _Pool("same-3-stride-2-1-2", (1, 1, 5, 4, 5), 3, (2, 1, 2), "SAME", grad=False),
+    _Pool("same-exclude-pad", (1, 1, 5, 4, 5), 3, (2, 1, 2), "SAME", grad=False,
+          count_include_pad=False, max=False),
     _Pool("pad", (2, 1, 3, 4, 3), (2, 3, 2), 1, "pad", (1, 0, 1, 1, 0, 1)),
+    _Pool("pad-exclude-pad", (2, 1, 3, 4, 3), (2, 3, 2), 1, "pad", (1, 0, 1, 1, 0, 1),
+          count_include_pad=False, max=False),
+    # ceil_mode: depth and height gain a window reaching past the padding after (counted only
+    # up to the padding's edge), width has no remainder to round
+    _Pool("pad-ceil", (1, 2, 5, 7, 6), (2, 3, 3), 2, "pad", (1, 0, 0, 1, 1, 0),
+          ceil_mode=True),
+    _Pool("pad-ceil-exclude-pad", (1, 2, 5, 7, 6), (2, 3, 3), 2, "pad", (1, 0, 0, 1, 1, 0),
+          ceil_mode=True, count_include_pad=False, max=False),
+    # AvgPool3D rounds 'valid' up too, dropping a last window that would start past x (height)
+    _Pool("valid-ceil", (1, 1, 5, 5, 4), (2, 1, 3), (2, 3, 2), "valid", ceil_mode=True,
+          max=False),
+    _Pool("pad-divisor-override", (1, 2, 4, 3, 5), 2, (2, 1, 2), "pad", (1, 1, 0, 1, 1, 0),
+          ceil_mode=True, divisor_override=3, max=False),
 ]
 
 CASES: list[OpCase] = [

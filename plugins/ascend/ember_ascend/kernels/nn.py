@@ -286,19 +286,29 @@ def _max_pool_indexed(prim: Any, dev: AscendDevice, x: DeviceArray) -> tuple[Any
 
 
 def _avg_pool_of(dev: AscendDevice, prim: Any, x: DeviceArray) -> tuple[Any, ...]:
-    """(window, the input pooled, output spatial shape, the counts to divide by or None):
-    averages over the image's elements only (padding not counted), as MindSpore's AvgPool;
-    where aclnn cannot pad, x is padded with zeros and each window's sum is divided by the
-    count of image elements in it (the pooled mask of ones)."""
-    padding, explicit = _pool_pads(prim, x.shape[2:])
-    window, out_spatial = (*_window(prim, padding)[:3], False, False, 0), prim.geometry(
-        x.shape[2:])[1]
-    if not explicit:
-        return window, x, out_spatial, None
-    ones = dev.empty(x.shape, x.dtype)
-    dev.aclnn("InplaceFillScalar", ones, Scalar(1, x.dtype))
-    counts = _average(dev, window, _padded(dev, ones, explicit), out_spatial)
-    return window, _padded(dev, x, explicit), out_spatial, counts
+    """(window, the input pooled, output spatial shape, what to divide the pooled means by or
+    None, the padding applied to x or None). aclnn's average pools (ceilMode,
+    countIncludePad and divisorOverride off) divide by a window's elements inside what they
+    pool. Where the primitive divides by its elements inside x (AvgPool; AvgPool3D without
+    count_include_pad or divisor_override), aclnn pads x itself where it can; otherwise x is
+    padded explicitly (zeros, ceil_mode's extra windows included), aclnn divides by the whole
+    window, and the means are divided again by the primitive's ``divisor()`` over the
+    window's size."""
+    spatial = x.shape[2:]
+    pads, out_spatial = prim.geometry(spatial)
+    inside = not getattr(prim, "count_include_pad", False) and not getattr(
+        prim, "divisor_override", 0)
+    if inside:
+        padding, explicit = _pool_pads(prim, spatial)
+    else:
+        padding, explicit = (0,) * len(spatial), tuple(pads) if any(pads) else None
+    window = (*_window(prim, padding)[:3], False, False, 0)
+    source = _padded(dev, x, explicit) if explicit else x
+    if inside and not explicit:
+        return window, source, out_spatial, None, explicit
+    scale = prim.divisor(spatial) / np.prod(prim.kernel_size[2:])
+    divide = None if np.all(scale == 1) else dev.constant(scale[None, None], x.dtype)
+    return window, source, out_spatial, divide, explicit
 
 
 def _cube(dev: AscendDevice, x: DeviceArray) -> tuple[Any, ...]:
@@ -315,12 +325,12 @@ def _average(dev: AscendDevice, window: tuple[Any, ...], x: DeviceArray,
 
 def _avg_pool(prim: Any, dev: AscendDevice) -> Any:
     def kernel(x: DeviceArray) -> DeviceArray:
-        window, source, out_spatial, counts = _avg_pool_of(dev, prim, x)
+        window, source, out_spatial, divide, _ = _avg_pool_of(dev, prim, x)
         out = _average(dev, window, source, out_spatial)
-        if counts is None:
+        if divide is None:
             return out
         ratio = dev.empty(out.shape, out.dtype)
-        dev.aclnn("Div", out, counts, ratio)
+        dev.aclnn("Div", out, divide, ratio)
         return ratio
 
     return kernel
@@ -328,16 +338,15 @@ def _avg_pool(prim: Any, dev: AscendDevice) -> Any:
 
 def _avg_pool_grad(prim: Any, dev: AscendDevice) -> Any:
     def kernel(x: DeviceArray, y: DeviceArray, dout: DeviceArray) -> DeviceArray:
-        window, source, _, counts = _avg_pool_of(dev, prim, x)
-        if counts is not None:
+        window, source, _, divide, explicit = _avg_pool_of(dev, prim, x)
+        if divide is not None:
             scaled = dev.empty(dout.shape, dout.dtype)
-            dev.aclnn("Div", dout, counts, scaled)
+            dev.aclnn("Div", dout, divide, scaled)
             dout = scaled
         grad = dev.empty(source.shape, dout.dtype)
         dev.aclnn(f"AvgPool{x.ndim - 2}dBackward", _pooled(dout), _pooled(source), *window,
                   *_cube(dev, x), _pooled(grad))
-        return grad if source is x else _cropped(dev, grad, _pool_pads(prim, x.shape[2:])[1],
-                                                 x.shape[2:])
+        return grad if source is x else _cropped(dev, grad, explicit, x.shape[2:])
 
     return kernel
 

@@ -315,19 +315,16 @@ def _conv_backprop_filter(prim):
 # tile the image this is as fast as reshaping it into tiles, and far faster than reducing the
 # tiles with ``max(axis=(3, 5))`` (NumPy reduces short axes slowly: 35x slower for LeNet's).
 def _pool_plan(prim):
-    """(pads, output size, taps, elements of the image in each window), made once per input
-    spatial size."""
+    """(pads, output size, taps, what each window's sum is divided by: the primitive's
+    ``divisor()`` for average pools, else None), made once per input spatial size."""
     kernel, stride = prim.kernel_size[2:], prim.strides[2:]
+    divides = hasattr(prim, "divisor")
 
     @functools.lru_cache(maxsize=16)
     def plan(spatial):
         pads, out = prim.geometry(spatial)
-        counts = []
-        for lo, size, k, s, o in zip(pads[::2], spatial, kernel, stride, out, strict=True):
-            start = np.arange(o) * s - lo
-            counts.append(np.minimum(start + k, size) - np.maximum(start, 0))
         taps = _taps(kernel, stride, (1,) * len(kernel), out)
-        return pads, out, taps, functools.reduce(np.multiply.outer, counts)
+        return pads, out, taps, prim.divisor(spatial) if divides else None
 
     return plan
 
@@ -399,14 +396,14 @@ def _avg_pool(prim):
     plan = _pool_plan(prim)
 
     def kernel(x):
-        pads, out_size, taps, counts = plan(x.shape[2:])
+        pads, out_size, taps, divisor = plan(x.shape[2:])
 
         def run(images, total):
             xp = _pad(x[images], pads)
             np.copyto(total, xp[_at(taps[0])])
             for window in taps[1:]:
                 total += xp[_at(window)]
-            total /= counts
+            total /= divisor
 
         return _in_blocks(x, (*x.shape[:2], *out_size), run)
 
@@ -417,10 +414,10 @@ def _avg_pool_grad(prim):
     plan = _pool_plan(prim)
 
     def kernel(x, out, grad):
-        pads, _, taps, counts = plan(x.shape[2:])
+        pads, _, taps, divisor = plan(x.shape[2:])
 
         def run(images, dx):
-            share = (grad[images] / counts).astype(x.dtype, copy=False)
+            share = (grad[images] / divisor).astype(x.dtype, copy=False)
             dxp = np.zeros(_padded(dx.shape, pads), dtype=x.dtype) if any(pads) else dx
             for window in taps:
                 dxp[_at(window)] += share

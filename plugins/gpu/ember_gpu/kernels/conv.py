@@ -281,9 +281,9 @@ def _window_sums(x, pads, taps):
     return functools.reduce(tf.add, (_slice(xp, tap) for tap in taps))
 
 
-def _counts3d(x, pads, taps):
-    """How many elements of ``x`` each window holds (padding not counted)."""
-    return _window_sums(tf.ones([1, 1, *x.shape[2:]], x.dtype), pads, taps)
+def _divisor3d(prim, x):
+    """What each window's sum is divided by: the primitive's ``divisor()``, a constant."""
+    return tf.constant(prim.divisor(tuple(x.shape[2:])), x.dtype)
 
 
 def _max_pool3d(prim):
@@ -313,7 +313,7 @@ def _max_pool3d_grad(prim):
 def _avg_pool3d(prim):
     def kernel(x):
         pads, taps = _pool3d_plan(prim, x)
-        return _window_sums(x, pads, taps) / _counts3d(x, pads, taps)
+        return _window_sums(x, pads, taps) / _divisor3d(prim, x)
 
     return kernel
 
@@ -321,7 +321,7 @@ def _avg_pool3d(prim):
 def _avg_pool3d_grad(prim):
     def kernel(x, out, grad):
         pads, taps = _pool3d_plan(prim, x)
-        share = grad / _counts3d(x, pads, taps)
+        share = grad / _divisor3d(prim, x)
         shape = _padded3d(x.shape, pads)
         dxp = functools.reduce(tf.add, (_unslice(shape, tap, share) for tap in taps))
         return _crop3d(dxp, pads, x.shape[2:])
