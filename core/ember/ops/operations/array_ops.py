@@ -29,7 +29,7 @@ __all__ = [
 # MindSpore 1.6 defines these in ops.operations.array_ops too; ember in modules of their kind.
 __getattr__ = forwarding(__name__, """
     ArgMaxWithValue ArgMinWithValue Argmax Argmin BatchToSpaceND Cast DepthToSpace Diag
-    DiagPart DynamicShape EmbeddingLookup Eye Fill GatherD InvertPermutation MaskedFill
+    DiagPart DynamicShape EmbeddingLookup Eye Fill GatherD GatherV2 InvertPermutation MaskedFill
     MaskedSelect Meshgrid OnesLike Pack Padding Range ResizeNearestNeighbor
     ReverseSequence ReverseV2 Rint ScatterAdd ScatterDiv ScatterMax ScatterMin
     ScatterMul ScatterNd ScatterNdAdd ScatterNdSub ScatterNdUpdate ScatterSub
