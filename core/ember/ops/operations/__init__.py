@@ -8,6 +8,7 @@ from ember.ops.operations.comm_ops import *  # noqa: F403
 from ember.ops.operations.conv_ops import *  # noqa: F403
 from ember.ops.operations.ctc_ops import *  # noqa: F403
 from ember.ops.operations.debug_ops import HookBackward, InsertGradientOf, Print  # noqa: F401
+from ember.ops.operations.dropout_ops import *  # noqa: F403
 from ember.ops.operations.dynamic_ops import *  # noqa: F403
 from ember.ops.operations.elementwise_ops import *  # noqa: F403
 from ember.ops.operations.image_ops import *  # noqa: F403
@@ -33,3 +34,4 @@ from ember.ops.operations.topk_ops import *  # noqa: F403
 Pack = Stack  # noqa: F405
 Gelu = GeLU  # noqa: F405
 FastGelu = FastGeLU  # noqa: F405
+GatherV2 = Gather  # noqa: F405

@@ -28,13 +28,14 @@ __all__ = [
 
 # MindSpore 1.6 defines these in ops.operations.array_ops too; ember in modules of their kind.
 __getattr__ = forwarding(__name__, """
-    ArgMaxWithValue ArgMinWithValue Argmax Argmin BatchToSpaceND Cast DepthToSpace Diag
-    DiagPart DynamicShape EmbeddingLookup Eye Fill GatherD InvertPermutation MaskedFill
-    MaskedSelect Meshgrid OnesLike Pack Padding Range ResizeNearestNeighbor
+    ArgMaxWithValue ArgMinWithValue Argmax Argmin BatchToSpace BatchToSpaceND Cast
+    DepthToSpace Diag DiagPart DynamicShape EmbeddingLookup Eye Fill GatherD GatherV2
+    InvertPermutation MaskedFill MaskedSelect Meshgrid OnesLike Pack Padding Range
+    ResizeNearestNeighbor
     ReverseSequence ReverseV2 Rint ScatterAdd ScatterDiv ScatterMax ScatterMin
     ScatterMul ScatterNd ScatterNdAdd ScatterNdSub ScatterNdUpdate ScatterSub
-    ScatterUpdate Select Sort SpaceToBatchND SpaceToDepth SparseGatherV2
-    TensorScatterMax TensorScatterMin TensorScatterSub TensorScatterUpdate Unique
+    ScatterUpdate Select Sort SpaceToBatch SpaceToBatchND SpaceToDepth SparseGatherV2
+    SplitV TensorScatterMax TensorScatterMin TensorScatterSub TensorScatterUpdate Unique
     UniqueWithPad Unpack UnsortedSegmentMax UnsortedSegmentMin UnsortedSegmentProd
     UnsortedSegmentSum Unstack ZerosLike
 """)

@@ -10,6 +10,7 @@ from ember.common.tensor import Tensor
 from ember.ops import functional as F
 from ember.ops._rules import broadcast_shape, check_tensor
 from ember.ops.operations.array_ops import (
+    Concat,
     Stack,
     _axis,
     _int_attr,
@@ -24,9 +25,10 @@ from ember.ops.operations.index_ops import GatherDGrad
 from ember.ops.primitive import Primitive, Spec
 
 __all__ = [
-    "BatchToSpaceND", "DepthToSpace", "Diag", "DiagPart", "Eye", "InvertPermutation",
-    "MaskedFill", "Meshgrid", "Padding", "ReverseSequence", "ReverseV2", "Sort",
-    "SpaceToBatchND", "SpaceToDepth", "Unpack", "Unstack", "masked_fill", "sort",
+    "BatchToSpace", "BatchToSpaceND", "DepthToSpace", "Diag", "DiagPart", "Eye",
+    "InvertPermutation", "MaskedFill", "Meshgrid", "Padding", "ReverseSequence", "ReverseV2",
+    "Sort", "SpaceToBatch", "SpaceToBatchND", "SpaceToDepth", "SplitV", "Unpack", "Unstack",
+    "masked_fill", "sort",
 ]
 
 _INDEX = (mstype.int32, mstype.int64)
@@ -188,7 +190,7 @@ class SpaceToBatchND(_BatchBlocks):
         out = []
         for size, (lo, hi), b in zip(space, self.paddings, self.block_shape):
             if (size + lo + hi) % b:
-                raise ValueError(f"SpaceToBatchND: the padded spatial sizes of input_x, shape "
+                raise ValueError(f"{self.name}: the padded spatial sizes of input_x, shape "
                                  f"{list(x.shape)}, with paddings {list(self.paddings)} must be "
                                  f"multiples of block_shape {list(self.block_shape)}")
             out.append((size + lo + hi) // b)
@@ -214,7 +216,7 @@ class BatchToSpaceND(_BatchBlocks):
         out = [size * b - lo - hi for size, (lo, hi), b in
                zip(space, self.crops, self.block_shape)]
         if n % blocks or min(out) < 0:
-            raise ValueError(f"BatchToSpaceND: input_x of shape {list(x.shape)} needs a batch "
+            raise ValueError(f"{self.name}: input_x of shape {list(x.shape)} needs a batch "
                              f"that is a multiple of {blocks} and crops {list(self.crops)} no "
                              "larger than the spatial sizes")
         return (n // blocks, c, *out), x.dtype
@@ -223,7 +225,70 @@ class BatchToSpaceND(_BatchBlocks):
         return (_prim(SpaceToBatchND, self.block_shape, self.crops)(dout),)
 
 
-# -- unstacking and grids -------------------------------------------------------------------
+def _block_size(op: str, block_size: Any) -> int:
+    """SpaceToBatch's and BatchToSpace's one block size for H and W: an int >= 2."""
+    _int_attr(op, "block_size", block_size)
+    if block_size < 2:
+        raise ValueError(f"{op}: block_size must be at least 2, but got {block_size}")
+    return block_size
+
+
+class SpaceToBatch(SpaceToBatchND):
+    """SpaceToBatchND with one block size for H and W: ``SpaceToBatch(block_size,
+    paddings)(input_x)``, MindSpore 1.6's older form."""
+
+    def __init__(self, block_size: int, paddings: Any) -> None:
+        super().__init__(_block_size(self.name, block_size), paddings)
+        self.block_size = block_size
+
+
+class BatchToSpace(BatchToSpaceND):
+    """BatchToSpaceND with one block size for H and W: ``BatchToSpace(block_size,
+    crops)(input_x)``, MindSpore 1.6's older form."""
+
+    def __init__(self, block_size: int, crops: Any) -> None:
+        super().__init__(_block_size(self.name, block_size), crops)
+        self.block_size = block_size
+
+
+# -- splitting, unstacking and grids ---------------------------------------------------------------
+class SplitV(Primitive):
+    """``input_x`` cut along ``split_dim`` into ``num_split`` parts of the sizes
+    ``size_splits`` (one of them may be -1: what the others leave), returned as a tuple:
+    ``SplitV(size_splits, split_dim, num_split)(input_x)``."""
+
+    def __init__(self, size_splits: Any, split_dim: int, num_split: int) -> None:
+        super().__init__()
+        op = self.name
+        self.size_splits = _ints(op, "size_splits", size_splits)
+        if any(n != -1 and n < 1 for n in self.size_splits) or self.size_splits.count(-1) > 1:
+            raise ValueError(f"{op}: size_splits must hold positive ints and at most one -1, "
+                             f"but got {list(self.size_splits)}")
+        self.split_dim = _int_attr(op, "split_dim", split_dim)
+        self.num_split = _int_attr(op, "num_split", num_split, minimum=1)
+        if len(self.size_splits) != num_split:
+            raise ValueError(f"{op}: size_splits {list(self.size_splits)} must hold num_split "
+                             f"({num_split}) sizes")
+
+    def sizes(self, n: int) -> tuple[int, ...]:
+        """The sizes of the parts of a dimension of ``n`` elements, -1 filled in."""
+        rest = n - sum(s for s in self.size_splits if s != -1)
+        return tuple(rest if s == -1 else s for s in self.size_splits)
+
+    def infer(self, x: Any) -> list[Spec]:
+        check_tensor(self.name, "input_x", x)
+        dim = _axis(self.name, self.split_dim, x.ndim)
+        sizes = self.sizes(x.shape[dim])
+        if sum(sizes) != x.shape[dim] or min(sizes) < 1:
+            raise ValueError(f"{self.name}: size_splits {list(self.size_splits)} must add up "
+                             f"to {x.shape[dim]}, dimension {dim} of input_x with shape "
+                             f"{list(x.shape)}")
+        return [(x.shape[:dim] + (n,) + x.shape[dim + 1:], x.dtype) for n in sizes]
+
+    def bprop(self, x: Tensor, out: tuple, dout: tuple) -> tuple:
+        return (_prim(Concat, self.split_dim)(dout),)
+
+
 class Unstack(Primitive):
     """``input_x`` cut along ``axis`` into a tuple of its slices: ``Unstack(axis=0)(input_x)``."""
 

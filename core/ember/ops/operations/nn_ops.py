@@ -59,7 +59,8 @@ __getattr__ = forwarding(__name__, """
     ApplyAddSign ApplyCenteredRMSProp ApplyFtrl ApplyGradientDescent ApplyMomentum
     ApplyPowerSign ApplyProximalAdagrad ApplyProximalGradientDescent ApplyRMSProp
     AvgPool3D BCEWithLogitsLoss BinaryCrossEntropy CTCLoss ComputeAccidentalHits Conv3D
-    Conv3DBackpropInput Conv3DTranspose Elu FastGeLU FastGelu FusedSparseAdam
+    Conv3DBackpropInput Conv3DTranspose Dropout2D Dropout3D DropoutDoMask DropoutGenMask
+    Elu FastGeLU FastGelu FusedSparseAdam
     FusedSparseFtrl FusedSparseLazyAdam FusedSparseProximalAdagrad Gelu HSigmoid HSwish
     InTopK KLDivLoss L2Loss L2Normalize LRN LSTM LayerNorm MaxPool3D MirrorPad NLLLoss
     OneHot PReLU Pad ROIAlign ResizeBilinear SGD SigmoidCrossEntropyWithLogits

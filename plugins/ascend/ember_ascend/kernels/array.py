@@ -370,16 +370,32 @@ def _dynamic_shape(prim: Any, dev: AscendDevice) -> Any:
     return lambda x: dev.from_host(np.array(x.shape, np.int32))
 
 
+def _parts(dev: AscendDevice, x: DeviceArray, dim: int,
+           sizes: tuple[int, ...]) -> tuple[DeviceArray, ...]:
+    """``x`` cut along ``dim`` into consecutive parts of ``sizes``, each copied out."""
+    parts, start = [], 0
+    for size in sizes:
+        shape = tuple(size if i == dim else d for i, d in enumerate(x.shape))
+        parts.append(_strided_copy(dev, x, tuple(start if i == dim else 0
+                                                 for i in range(x.ndim)), (1,) * x.ndim, shape))
+        start += size
+    return tuple(parts)
+
+
 def _split(prim: Any, dev: AscendDevice) -> Any:
     axis, count = prim.axis, prim.output_num
 
     def kernel(x: DeviceArray) -> tuple[DeviceArray, ...]:
         dim = axis % x.ndim
-        part = x.shape[dim] // count
-        shape = tuple(part if i == dim else d for i, d in enumerate(x.shape))
-        return tuple(
-            _strided_copy(dev, x, tuple(k * part if i == dim else 0 for i in range(x.ndim)),
-                          (1,) * x.ndim, shape) for k in range(count))
+        return _parts(dev, x, dim, (x.shape[dim] // count,) * count)
+
+    return kernel
+
+
+def _split_v(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray) -> tuple[DeviceArray, ...]:
+        dim = prim.split_dim % x.ndim
+        return _parts(dev, x, dim, prim.sizes(x.shape[dim]))
 
     return kernel
 
@@ -441,10 +457,13 @@ KERNELS = {
     "DepthToSpace": _depth_to_space,
     "SpaceToBatchND": _space_to_batch,
     "BatchToSpaceND": _batch_to_space,
+    "SpaceToBatch": _space_to_batch,
+    "BatchToSpace": _batch_to_space,
     "Diag": _diag,
     "DiagPart": _diag_part,
     "Eps": _eps,
     "Split": _split,
+    "SplitV": _split_v,
     "Gather": _gather,
     "SparseGatherV2": _gather,
     "GatherNd": _gather_nd,

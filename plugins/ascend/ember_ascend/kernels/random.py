@@ -210,6 +210,21 @@ def _dropout(prim: Any, dev: AscendDevice, stream: _Stream, x: DeviceArray) -> A
     return _dropout_grad(prim, dev)(x, mask), mask
 
 
+def _channel_dropout(prim: Any, dev: AscendDevice, stream: _Stream, x: DeviceArray) -> Any:
+    """One Bernoulli draw per (sample, channel), expanded over the map (aclnnExpand); the
+    output x * kept / keep_prob, computed in float32 (float64 for float64 x)."""
+    wide = np.float64 if x.dtype == np.float64 else np.float32
+    kept = _fill(dev, stream, "InplaceBernoulli", x.shape[:2] + (1,) * (x.ndim - 2), wide,
+                 Scalar(prim.keep_prob, np.float32))
+    a = Arithmetic(dev, wide)
+    scale = 1 / prim.keep_prob if prim.keep_prob else 0.0
+    out = cast(dev, a.mul(a.mul(cast(dev, x, wide), kept), scale), x.dtype)
+    mask = dev.empty(x.shape, np.bool_)
+    if mask.size:
+        dev.aclnn("Expand", a.positive(kept), IntArray(x.shape), mask)
+    return out, mask
+
+
 def _sample(dev: AscendDevice, stream: _Stream, weights: DeviceArray, count: int) -> DeviceArray:
     """``count`` int64 classes a row of ``weights`` (1-d or 2-d), drawn with replacement with
     probabilities proportional to the weights (aclnnMultinomial)."""
@@ -280,4 +295,6 @@ KERNELS = {
     "RandomCategorical": _categorical,
     "RandomChoiceWithMask": _drawing(_choice_with_mask),
     "Dropout": _drawing(_dropout, seeds=lambda p: (p.seed0, p.seed1)),
+    "Dropout2D": _drawing(_channel_dropout),
+    "Dropout3D": _drawing(_channel_dropout),
 }

@@ -108,6 +108,14 @@ def _padding(prim):
     return kernel
 
 
+def _split_v(prim):
+    def kernel(x):
+        dim = prim.split_dim % x.ndim
+        return tuple(np.split(x, np.cumsum(prim.sizes(x.shape[dim]))[:-1], axis=dim))
+
+    return kernel
+
+
 KERNELS = {
     "ReverseV2": lambda p: lambda x: np.flip(x, p.axis).copy(),
     "ReverseSequence": _reverse_sequence,
@@ -116,6 +124,9 @@ KERNELS = {
     "DepthToSpace": _depth_to_space,
     "SpaceToBatchND": _space_to_batch,
     "BatchToSpaceND": _batch_to_space,
+    "SpaceToBatch": _space_to_batch,
+    "BatchToSpace": _batch_to_space,
+    "SplitV": _split_v,
     "Unstack": lambda p: lambda x: tuple(np.moveaxis(x, p.axis, 0).copy()),
     "Unpack": lambda p: lambda x: tuple(np.moveaxis(x, p.axis, 0).copy()),
     "Meshgrid": lambda p: lambda *xs: tuple(np.meshgrid(*xs, indexing=p.indexing)),

@@ -91,6 +91,14 @@ def _padding(prim):
     return kernel
 
 
+def _split_v(prim):
+    def kernel(x):
+        dim = prim.split_dim % x.ndim
+        return tuple(tf.split(x, prim.sizes(x.shape[dim]), axis=dim))
+
+    return kernel
+
+
 KERNELS = {
     "ReverseV2": lambda p: lambda x: tf.reverse(x, _ints(p.axis)),
     "ReverseSequence": _reverse_sequence,
@@ -99,6 +107,9 @@ KERNELS = {
     "DepthToSpace": lambda p: _nhwc(lambda x: tf.nn.depth_to_space(x, p.block_size)),
     "SpaceToBatchND": _space_to_batch,
     "BatchToSpaceND": _batch_to_space,
+    "SpaceToBatch": _space_to_batch,
+    "BatchToSpace": _batch_to_space,
+    "SplitV": _split_v,
     "Unstack": _unstack,
     "Unpack": _unstack,
     "Meshgrid": lambda p: lambda *xs: tuple(tf.meshgrid(*xs, indexing=p.indexing)),
