@@ -28,6 +28,7 @@ from ember.ops.operations.scatter_ops import *  # noqa: F403
 from ember.ops.operations.sparse_ops import *  # noqa: F403
 from ember.ops.operations.spatial_ops import *  # noqa: F403
 from ember.ops.operations.topk_ops import *  # noqa: F403
+from ember.ops.operations.value_ops import *  # noqa: F403
 
 # MindSpore 1.x's deprecated names of primitives, kept by 1.6 beside the new ones.
 Pack = Stack  # noqa: F405

@@ -29,14 +29,15 @@ __all__ = [
 # MindSpore 1.6 defines these in ops.operations.array_ops too; ember in modules of their kind.
 __getattr__ = forwarding(__name__, """
     ArgMaxWithValue ArgMinWithValue Argmax Argmin BatchToSpaceND Cast DepthToSpace Diag
-    DiagPart DynamicShape EmbeddingLookup Eye Fill GatherD InvertPermutation MaskedFill
-    MaskedSelect Meshgrid OnesLike Pack Padding Range ResizeNearestNeighbor
-    ReverseSequence ReverseV2 Rint ScatterAdd ScatterDiv ScatterMax ScatterMin
+    DiagPart DynamicShape EmbeddingLookup Eye Fill GatherD InvertPermutation IsInstance
+    IsSubClass MaskedFill MaskedSelect Meshgrid Ones OnesLike Pack Padding Range
+    ResizeNearestNeighbor ReverseSequence ReverseV2 Rint SameTypeShape ScalarToArray
+    ScalarToTensor ScatterAdd ScatterDiv ScatterMax ScatterMin
     ScatterMul ScatterNd ScatterNdAdd ScatterNdSub ScatterNdUpdate ScatterSub
     ScatterUpdate Select Sort SpaceToBatchND SpaceToDepth SparseGatherV2
     TensorScatterMax TensorScatterMin TensorScatterSub TensorScatterUpdate Unique
     UniqueWithPad Unpack UnsortedSegmentMax UnsortedSegmentMin UnsortedSegmentProd
-    UnsortedSegmentSum Unstack ZerosLike
+    TupleToArray UnsortedSegmentSum Unstack Zeros ZerosLike
 """)
 
 _INDEX = (mstype.int32, mstype.int64)
@@ -580,7 +581,8 @@ class OneHot(Primitive):
 
 # -- static facts ---------------------------------------------------------------------------
 class _Static(Primitive):
-    """A fact about a tensor known without running a kernel, returned as a Python value."""
+    """A primitive with no kernel of its own, answered in Python when called: a fact about a
+    tensor known from its shape and dtype, or a value made from constant inputs."""
 
     _fact: Callable[[Tensor], Any]
 
