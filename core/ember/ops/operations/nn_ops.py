@@ -55,12 +55,12 @@ __getattr__ = forwarding(__name__, """
     Adam AdamWeightDecay ApplyAdaMax ApplyAdadelta ApplyAdagrad ApplyAdagradV2
     ApplyAddSign ApplyCenteredRMSProp ApplyFtrl ApplyGradientDescent ApplyMomentum
     ApplyPowerSign ApplyProximalAdagrad ApplyProximalGradientDescent ApplyRMSProp
-    AvgPool3D BCEWithLogitsLoss BinaryCrossEntropy CTCLoss ComputeAccidentalHits Conv3D
+    AvgPool3D BCEWithLogitsLoss BinaryCrossEntropy CTCLoss CeLU ComputeAccidentalHits Conv3D
     Conv3DBackpropInput Conv3DTranspose Elu FastGeLU FastGelu FusedSparseAdam
-    FusedSparseFtrl FusedSparseLazyAdam FusedSparseProximalAdagrad Gelu HSigmoid HSwish
-    InTopK KLDivLoss L2Loss L2Normalize LRN LSTM LayerNorm MaxPool3D MirrorPad NLLLoss
-    OneHot PReLU Pad ROIAlign ResizeBilinear SGD SigmoidCrossEntropyWithLogits
-    SmoothL1Loss Softplus Softsign SparseApplyAdagrad SparseApplyAdagradV2
+    FusedSparseFtrl FusedSparseLazyAdam FusedSparseProximalAdagrad Gelu HSigmoid HShrink HSwish
+    InTopK KLDivLoss L2Loss L2Normalize LRN LSTM LayerNorm MaxPool3D MirrorPad Mish NLLLoss
+    OneHot PReLU Pad ROIAlign ResizeBilinear SGD SeLU SigmoidCrossEntropyWithLogits
+    SmoothL1Loss SoftShrink Softplus Softsign SparseApplyAdagrad SparseApplyAdagradV2
     SparseApplyFtrl SparseApplyProximalAdagrad TopK
 """)
 
