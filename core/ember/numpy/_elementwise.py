@@ -20,6 +20,7 @@ from ember.numpy._utils import (
     to_tensors,
 )
 from ember.ops import functional as F
+from ember.ops.operations.array_ops import Identity
 
 
 def _trunc(x: Tensor) -> Tensor:
@@ -42,7 +43,7 @@ def _rounding(fn: Callable) -> Callable:
 UNARY: dict[str, tuple[Callable[[Tensor], Tensor], bool]] = {
     "absolute": (F.abs, False),
     "negative": (F.neg, False),
-    "positive": (F.identity, False),
+    "positive": (Identity(), False),
     "square": (F.square, False),
     "sign": (F.sign, False),
     "floor": (_rounding(F.floor), False),

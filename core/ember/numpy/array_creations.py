@@ -21,6 +21,7 @@ from ember.numpy._utils import (
     to_tensor,
 )
 from ember.ops import functional as F
+from ember.ops.operations.array_ops import Identity
 
 
 def array(obj: Any, dtype: Any = None, copy: bool = True, ndmin: int = 0) -> Tensor:
@@ -45,7 +46,7 @@ def asfarray(a: Any, dtype: Any = mstype.float32) -> Tensor:
 
 def copy_(a: Any) -> Tensor:
     """A new Tensor with the values of ``a``."""
-    return F.identity(to_tensor("copy", "a", a))
+    return Identity()(to_tensor("copy", "a", a))
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None) -> Tensor:

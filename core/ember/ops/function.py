@@ -1,4 +1,4 @@
-"""Functional forms beyond one primitive: ``stop_gradient``, ``depend``, ``jvp``/``vjp``, and
+"""Functional forms beyond one primitive: ``stop_gradient``, ``jvp``/``vjp``, and
 MindSpore 2.x's ``ops.grad``/``ops.value_and_grad``, ``ops.softmax(x, axis)``, ``ops.ones``."""
 
 from __future__ import annotations
@@ -32,15 +32,6 @@ def stop_gradient(x: Any) -> Any:
         return A.Identity()(x)
 
 
-def depend(value: Any, expr: Any) -> Any:
-    """``value``, computed after ``expr`` (ember runs operations in program order)."""
-    return value
-
-
-def identity(x: Tensor) -> Tensor:
-    return A.Identity()(x)
-
-
 def tuple_getitem(data: tuple, index: int) -> Any:
     return data[index]
 
@@ -54,30 +45,6 @@ def make_tuple(*elements: Any) -> tuple:
 
 def tuple_len(data: tuple) -> int:
     return len(data)
-
-
-def scalar_to_tensor(scalar: bool | int | float, dtype: mstype.Type = mstype.float32) -> Tensor:
-    """A 0-d Tensor of ``dtype`` holding ``scalar``."""
-    if not isinstance(scalar, bool | int | float):
-        raise TypeError(f"scalar_to_tensor: expects a bool, int or float, but got "
-                        f"{type(scalar).__name__}")
-    return Tensor(scalar, dtype)
-
-
-def scalar_to_array(scalar: bool | int | float) -> Tensor:
-    return Tensor(scalar)
-
-
-def tuple_to_array(data: tuple) -> Tensor:
-    """A 1-D Tensor of a tuple of numbers (Int64 for ints, Float32 for floats)."""
-    if not isinstance(data, tuple | list) or not data:
-        raise TypeError(f"tuple_to_array: expects a non-empty tuple of numbers, but got {data!r}")
-    return Tensor(list(data))
-
-
-def scalar_cast(value: bool | int | float, dtype: mstype.Type) -> bool | int | float:
-    """A Python number converted to the Python type of ``dtype``."""
-    return mstype.dtype_to_pytype(dtype)(value)
 
 
 # -- MindSpore 2.x functional forms ---------------------------------------------------------
@@ -245,7 +212,6 @@ def grad(fn: Callable, grad_position: Any = 0, weights: Any = None,
     return run
 
 
-__all__ = ["depend", "flatten", "grad", "identity", "jvp", "list_getitem", "log_softmax",
-           "make_tuple", "mean", "ones", "partial", "scalar_cast", "scalar_to_array",
-           "scalar_to_tensor", "select", "softmax", "stop_gradient", "tuple_getitem", "tuple_len",
-           "tuple_to_array", "unsqueeze", "value_and_grad", "vjp", "where", "zeros"]
+__all__ = ["flatten", "grad", "jvp", "list_getitem", "log_softmax", "make_tuple", "mean", "ones",
+           "partial", "select", "softmax", "stop_gradient", "tuple_getitem", "tuple_len",
+           "unsqueeze", "value_and_grad", "vjp", "where", "zeros"]

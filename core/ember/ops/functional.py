@@ -158,6 +158,19 @@ from ember.ops.operations.reduce_ops import (  # noqa: F401
     square_sum_all,
 )
 from ember.ops.operations.scatter_ops import scatter_nd, tensor_scatter_update  # noqa: F401
+from ember.ops.operations.value_ops import (  # noqa: F401
+    depend,
+    isinstance_,
+    issubclass_,
+    same_type_shape,
+    scalar_cast,
+    scalar_to_array,
+    scalar_to_tensor,
+    tuple_to_array,
+)
+from ember.ops.operations.value_ops import identity as _identity
+
+identity = _identity()
 
 # isort: split
 # Forms beyond one primitive; ``softmax(x, axis)`` and the like replace the instances above.

@@ -1,5 +1,6 @@
 """More activation primitives of MindSpore's ``nn_ops``: Elu, HSwish, HSigmoid, Softplus,
-Softsign, FastGeLU and PReLU, each beside the backward primitive its gradient is written with.
+Softsign, FastGeLU and PReLU, each beside the backward primitive its gradient is written with;
+SeLU, CeLU, Mish, SoftShrink and HShrink, whose gradients are written with other primitives.
 (ReLU, ReLU6, Sigmoid, Tanh and GeLU live in ``nn_ops``.)
 """
 
@@ -13,7 +14,8 @@ from ember.ops._rules import check_tensor
 from ember.ops.operations.nn_ops import _FLOAT, _check_inputs, _Elementwise
 from ember.ops.primitive import Primitive, Spec
 
-__all__ = ["Elu", "FastGeLU", "HSigmoid", "HSwish", "PReLU", "Softplus", "Softsign"]
+__all__ = ["CeLU", "Elu", "FastGeLU", "HSigmoid", "HShrink", "HSwish", "Mish", "PReLU", "SeLU",
+           "SoftShrink", "Softplus", "Softsign"]
 
 
 class Elu(_Elementwise):
@@ -142,7 +144,81 @@ class PReLUGrad(Primitive):
         return [(x.shape, x.dtype), (weight.shape, weight.dtype)]
 
 
+class SeLU(_Elementwise):
+    """Scaled ELU, ``scale * x`` where ``x >= 0`` else ``scale * alpha * (exp(x) - 1)``, with
+    MindSpore's constants ``alpha`` and ``scale``: ``SeLU()(x)``."""
+
+    alpha = 1.67326324235437728481704299167
+    scale = 1.05070098735548049341933498529
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        # the slope is scale above 0 and out + scale * alpha (= scale * alpha * exp(x)) below
+        below = F.mul(dout, F.add(out, self.scale * self.alpha))
+        return (F.select(F.greater_equal(x, 0.0), F.mul(dout, self.scale), below),)
+
+
+class CeLU(_Elementwise):
+    """Continuously differentiable ELU, ``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``:
+    ``CeLU(alpha=1.0)(x)``; ``alpha`` a float other than 0."""
+
+    def __init__(self, alpha: float = 1.0) -> None:
+        super().__init__()
+        if not isinstance(alpha, float):
+            raise TypeError(f"CeLU: 'alpha' must be a float, but got {alpha!r}")
+        if alpha == 0.0:
+            raise ValueError("CeLU: 'alpha' must not be 0")
+        self.alpha = alpha
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        below = F.mul(dout, F.add(F.mul(out, 1 / self.alpha), 1.0))  # exp(x / alpha)
+        return (F.select(F.greater_equal(x, 0.0), dout, below),)
+
+
+class Mish(_Elementwise):
+    """``x * tanh(softplus(x))``, elementwise: ``Mish()(x)``."""
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        t = F.tanh(_softplus(x))
+        slope = F.add(t, F.mul(F.mul(x, F.sigmoid(x)), F.sub(1.0, F.square(t))))
+        return (F.mul(dout, slope),)
+
+
+class _Shrink(_Elementwise):
+    """``lambd`` of a shrinkage; the gradient passes where ``|x| > lambd``."""
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        if not isinstance(lambd, float):
+            raise TypeError(f"{self.name}: 'lambd' must be a float, but got {lambd!r}")
+        self.lambd = self._lambd(lambd)
+
+    def _lambd(self, lambd: float) -> float:
+        return lambd
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (F.mul(dout, F.cast(F.greater(F.abs(x), self.lambd), dout.dtype)),)
+
+
+class SoftShrink(_Shrink):
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0:
+    ``SoftShrink(lambd=0.5)(x)``; ``lambd`` a float >= 0."""
+
+    def _lambd(self, lambd: float) -> float:
+        if lambd < 0:
+            raise ValueError(f"SoftShrink: 'lambd' must be >= 0, but got {lambd}")
+        return lambd
+
+
+class HShrink(_Shrink):
+    """``x`` where ``|x| > lambd``, else 0: ``HShrink(lambd=0.5)(x)``; a negative ``lambd``
+    is taken as 0, as in MindSpore."""
+
+    def _lambd(self, lambd: float) -> float:
+        return max(lambd, 0.0)
+
+
 _elu_grad = EluGrad()
+_softplus = Softplus()
 _hswish_grad = HSwishGrad()
 _hsigmoid_grad = HSigmoidGrad()
 _softplus_grad = SoftplusGrad()

@@ -28,16 +28,17 @@ __all__ = [
 
 # MindSpore 1.6 defines these in ops.operations.array_ops too; ember in modules of their kind.
 __getattr__ = forwarding(__name__, """
-    ArgMaxWithValue ArgMinWithValue Argmax Argmin BatchToSpace BatchToSpaceND Cast
+    Argmax ArgMaxWithValue Argmin ArgMinWithValue BatchToSpace BatchToSpaceND Cast
     DepthToSpace Diag DiagPart DynamicShape EmbeddingLookup Eye Fill GatherD GatherV2
-    InvertPermutation MaskedFill MaskedSelect Meshgrid OnesLike Pack Padding Range
-    ResizeNearestNeighbor
-    ReverseSequence ReverseV2 Rint ScatterAdd ScatterDiv ScatterMax ScatterMin
+    InvertPermutation IsInstance IsSubClass MaskedFill MaskedSelect Meshgrid Ones
+    OnesLike Pack Padding Range ResizeNearestNeighbor ReverseSequence ReverseV2 Rint
+    SameTypeShape ScalarToArray ScalarToTensor ScatterAdd ScatterDiv ScatterMax
+    ScatterMin
     ScatterMul ScatterNd ScatterNdAdd ScatterNdSub ScatterNdUpdate ScatterSub
     ScatterUpdate Select Sort SpaceToBatch SpaceToBatchND SpaceToDepth SparseGatherV2
     SplitV TensorScatterMax TensorScatterMin TensorScatterSub TensorScatterUpdate Unique
     UniqueWithPad Unpack UnsortedSegmentMax UnsortedSegmentMin UnsortedSegmentProd
-    UnsortedSegmentSum Unstack ZerosLike
+    TupleToArray UnsortedSegmentSum Unstack Zeros ZerosLike
 """)
 
 _INDEX = (mstype.int32, mstype.int64)
@@ -581,7 +582,8 @@ class OneHot(Primitive):
 
 # -- static facts ---------------------------------------------------------------------------
 class _Static(Primitive):
-    """A fact about a tensor known without running a kernel, returned as a Python value."""
+    """A primitive with no kernel of its own, answered in Python when called: a fact about a
+    tensor known from its shape and dtype, or a value made from constant inputs."""
 
     _fact: Callable[[Tensor], Any]
 

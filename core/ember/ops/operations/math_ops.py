@@ -33,12 +33,12 @@ __all__ = [
 
 # MindSpore 1.6 defines these in ops.operations.math_ops too; ember in modules of their kind.
 __getattr__ = forwarding(__name__, """
-    ACos Acosh ApproximateEqual Asin Asinh AssignAdd AssignSub Atan Atan2 Atanh
-    BitwiseAnd BitwiseOr BitwiseXor Ceil Cos Cosh CumProd CumSum DivNoNan Eps EqualCount
-    Erf Erfc Expm1 FloatStatus Floor FloorDiv FloorMod HistogramFixedWidth IndexAdd Inv
-    Invert IsFinite IsInf IsNan Lerp LinSpace Log1p MatrixInverse Mod MulNoNan
-    NMSWithMask ReduceAll ReduceAny ReduceProd Round Sin Sinh SquareSumAll
-    SquaredDifference Tan TruncateDiv TruncateMod Xdivy Xlogy
+    ACos Acosh Addcdiv Addcmul ApproximateEqual Asin Asinh AssignAdd AssignSub Atan Atan2
+    Atanh BitwiseAnd BitwiseOr BitwiseXor Ceil Cos Cosh CumProd CumSum DivNoNan Eps
+    EqualCount Erf Erfc Erfinv Expm1 FloatStatus Floor FloorDiv FloorMod
+    HistogramFixedWidth IndexAdd Inv Invert IsFinite IsInf IsNan Lerp LinSpace Log1p
+    MatrixInverse Mod MulNoNan NMSWithMask ReduceAll ReduceAny ReduceProd Round Sin Sinh
+    SquareSumAll SquaredDifference Tan Trunc TruncateDiv TruncateMod Xdivy Xlogy
 """)
 
 _ALL = frozenset(mstype.all_types)

@@ -58,13 +58,13 @@ __getattr__ = forwarding(__name__, """
     Adam AdamWeightDecay ApplyAdaMax ApplyAdadelta ApplyAdagrad ApplyAdagradV2
     ApplyAddSign ApplyCenteredRMSProp ApplyFtrl ApplyGradientDescent ApplyMomentum
     ApplyPowerSign ApplyProximalAdagrad ApplyProximalGradientDescent ApplyRMSProp
-    AvgPool3D BCEWithLogitsLoss BinaryCrossEntropy CTCLoss ComputeAccidentalHits Conv3D
-    Conv3DBackpropInput Conv3DTranspose Dropout2D Dropout3D DropoutDoMask DropoutGenMask
-    Elu FastGeLU FastGelu FusedSparseAdam
-    FusedSparseFtrl FusedSparseLazyAdam FusedSparseProximalAdagrad Gelu HSigmoid HSwish
-    InTopK KLDivLoss L2Loss L2Normalize LRN LSTM LayerNorm MaxPool3D MirrorPad NLLLoss
-    OneHot PReLU Pad ROIAlign ResizeBilinear SGD SigmoidCrossEntropyWithLogits
-    SmoothL1Loss Softplus Softsign SparseApplyAdagrad SparseApplyAdagradV2
+    AvgPool3D BCEWithLogitsLoss BinaryCrossEntropy CeLU ComputeAccidentalHits Conv3D
+    Conv3DBackpropInput Conv3DTranspose CTCLoss Dropout2D Dropout3D DropoutDoMask
+    DropoutGenMask Elu FastGeLU FastGelu FusedSparseAdam FusedSparseFtrl
+    FusedSparseLazyAdam FusedSparseProximalAdagrad Gelu HShrink HSigmoid HSwish InTopK
+    KLDivLoss L2Loss L2Normalize LayerNorm LRN LSTM MaxPool3D MirrorPad Mish NLLLoss
+    OneHot Pad PReLU ResizeBilinear ROIAlign SeLU SGD SigmoidCrossEntropyWithLogits
+    SmoothL1Loss Softplus SoftShrink Softsign SparseApplyAdagrad SparseApplyAdagradV2
     SparseApplyFtrl SparseApplyProximalAdagrad TopK
 """)
 

@@ -30,6 +30,33 @@ def _hsigmoid(x: np.ndarray) -> np.ndarray:
     return np.where(x <= -3, 0.0, np.where(x >= 3, 1.0, (x + 3) / 6))
 
 
+def _selu(x: np.ndarray) -> np.ndarray:
+    """MindSpore's constants, as its docstring gives them."""
+    return 1.0507009873554804934 * np.where(
+        x >= 0, x, 1.6732632423543772848 * np.expm1(np.minimum(x, 0)))
+
+
+def _celu(alpha: float) -> Callable[[np.ndarray], np.ndarray]:
+    """The documented formula ``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
+    def fn(x: np.ndarray) -> np.ndarray:
+        with np.errstate(over="ignore"):
+            return np.maximum(0, x) + np.minimum(0, alpha * np.expm1(x / alpha))
+
+    return fn
+
+
+def _mish(x: np.ndarray) -> np.ndarray:
+    return x * np.tanh(np.logaddexp(0, x))
+
+
+def _soft_shrink(lambd: float) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda x: np.where(x > lambd, x - lambd, np.where(x < -lambd, x + lambd, 0.0))
+
+
+def _h_shrink(lambd: float) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda x: np.where(np.abs(x) > lambd, x, 0.0)
+
+
 def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-x))
 
@@ -44,10 +71,15 @@ _TABLE: list[Activation] = [
     ("HSwish", P.HSwish, _hswish, (-3.0, 3.0), FLOATS),
     ("HSigmoid", P.HSigmoid, _hsigmoid, (-3.0, 3.0), FLOATS),
     ("Softplus", P.Softplus, lambda x: np.logaddexp(0, x), (), FLOATS),
+    ("SeLU", P.SeLU, _selu, (0.0,), FLOATS),
+    ("CeLU", P.CeLU, _celu(1.0), (0.0,), FLOATS),
+    ("SoftShrink", P.SoftShrink, _soft_shrink(0.5), (-0.5, 0.5), FLOATS),
+    ("HShrink", P.HShrink, _h_shrink(0.5), (-0.5, 0.5), FLOATS),
 ]
 _NO_EXTREMES: list[Activation] = [
     ("Softsign", P.Softsign, lambda x: x / (1 + np.abs(x)), (0.0,), FLOATS),
     ("FastGeLU", P.FastGeLU, _fast_gelu, (0.0,), FLOATS),
+    ("Mish", P.Mish, _mish, (), FLOATS),  # -inf * tanh(0)
 ]
 
 
@@ -104,6 +136,17 @@ CASES: list[OpCase] = [
     OpCase("FastGeLUGrad/2d", "FastGeLUGrad", A.FastGeLUGrad,
            lambda rng, dt: (sample(rng, dt, 3, 4), sample(rng, dt, 3, 4) * 3),
            _scaled(_fast_gelu_slope), FLOATS),
+    *(OpCase(f"{name}/{label}", name, make,
+             lambda rng, dt, k=kinks: (away(rng, dt, 3, 4, kinks=k, low=-4, high=4),),
+             unary(fn), FLOATS, grad=(0,))
+      for name, label, make, fn, kinks in (
+          ("CeLU", "alpha-2", lambda: P.CeLU(2.0), _celu(2.0), (0.0,)),
+          ("CeLU", "alpha-negative", lambda: P.CeLU(-1.5), _celu(-1.5), (0.0,)),
+          ("SoftShrink", "lambd-1", lambda: P.SoftShrink(1.0), _soft_shrink(1.0), (-1.0, 1.0)),
+          ("SoftShrink", "lambd-0", lambda: P.SoftShrink(0.0), _soft_shrink(0.0), (0.0,)),
+          ("HShrink", "lambd-1", lambda: P.HShrink(1.0), _h_shrink(1.0), (-1.0, 1.0)),
+          ("HShrink", "lambd-negative-is-0", lambda: P.HShrink(-2.0), _h_shrink(0.0), (0.0,)),
+      )),
     OpCase("PReLU/per-channel", "PReLU", P.PReLU, _prelu_inputs((2, 3, 4), 3), _prelu,
            FLOATS, grad=(0, 1)),
     OpCase("PReLU/shared-weight", "PReLU", P.PReLU, _prelu_inputs((2, 3, 2, 2), 1), _prelu,

@@ -27,13 +27,45 @@ from ember_ascend.device import (
     view,
 )
 from ember_ascend.driver import FORMAT_NCDHW, FORMAT_NCHW
-from ember_ascend.kernels.common import backward, unary
+from ember_ascend.kernels.common import Arithmetic, backward, unary
 from ember_ascend.kernels.spatial import placed
 
 
 def _scalars(*values: float) -> Any:
     """The operator attributes ``values`` as scalars of the input's dtype."""
     return lambda dtype: tuple(Scalar(v, dtype) for v in values)
+
+
+def _scaled_elu(prim: Any, dev: AscendDevice) -> Any:
+    """SeLU and CeLU as aclnnElu: ``scale * (x > 0 ? x : alpha * (exp(x * input_scale) - 1))``
+    with SeLU's constants, or CeLU's ``alpha`` (scale 1, input scale ``1 / alpha``)."""
+    selu = prim.name == "SeLU"
+    alpha, scale, input_scale = (prim.alpha, prim.scale, 1) if selu else (
+        prim.alpha, 1, 1 / prim.alpha)
+    return unary("Elu", extra=_scalars(alpha, scale, input_scale))(prim, dev)
+
+
+def _mish(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(x: DeviceArray) -> DeviceArray:
+        a = Arithmetic(dev, x.dtype)
+        softplus = a.op("Softplus", x, *_scalars(1, 20)(x.dtype))
+        return a.mul(x, a.op("Tanh", softplus))
+
+    return kernel
+
+
+def _shrink(prim: Any, dev: AscendDevice) -> Any:
+    """HShrink: x where |x| > lambd, else 0; SoftShrink: that, moved toward 0 by lambd."""
+    lambd, soft = prim.lambd, prim.name == "SoftShrink"
+
+    def kernel(x: DeviceArray) -> DeviceArray:
+        a = Arithmetic(dev, x.dtype)
+        kept = a.compare("GtTensor", a.op("Abs", x), lambd)
+        if soft:
+            x = a.sub(x, a.mul(a.op("Sign", x), lambd))
+        return a.where(kept, x, 0)
+
+    return kernel
 
 
 def _gelu_grad(prim: Any, dev: AscendDevice) -> Any:
@@ -378,6 +410,11 @@ KERNELS = {
     # MindSpore's Elu: alpha 1 (scale and input scale 1); Softplus: beta 1, and above the
     # threshold 20 x itself (equal to log(1 + exp(x)) in float32)
     "Elu": unary("Elu", extra=_scalars(1, 1, 1)),
+    "SeLU": _scaled_elu,
+    "CeLU": _scaled_elu,
+    "Mish": _mish,
+    "SoftShrink": _shrink,
+    "HShrink": _shrink,
     "EluGrad": _elu_grad,
     "Softplus": unary("Softplus", extra=_scalars(1, 20)),
     "SoftplusGrad": backward("SoftplusBackward", output_first=False, extra=_scalars(1, 20)),

@@ -46,6 +46,42 @@ def _fast_gelu_grad(dy, x):
     return (dy * (s + 1.702 * x * s * (1 - s))).astype(dy.dtype, copy=False)
 
 
+def _selu(prim):
+    alpha, scale = prim.alpha, prim.scale
+
+    def kernel(x):
+        below = np.expm1(np.minimum(x, 0)) * np.asarray(alpha, x.dtype)
+        return np.where(x >= 0, x, below) * np.asarray(scale, x.dtype)
+
+    return kernel
+
+
+def _celu(prim):
+    alpha = prim.alpha
+
+    def kernel(x):
+        a = np.asarray(alpha, x.dtype)
+        with np.errstate(over="ignore"):  # a negative alpha: the piece not taken may overflow
+            return np.where(x >= 0, x, a * np.expm1(x / a))
+
+    return kernel
+
+
+def _soft_shrink(prim):
+    lambd = prim.lambd
+
+    def kernel(x):
+        low = np.asarray(lambd, x.dtype)
+        return np.where(x > low, x - low, np.where(x < -low, x + low, np.zeros((), x.dtype)))
+
+    return kernel
+
+
+def _h_shrink(prim):
+    lambd = prim.lambd
+    return lambda x: np.where(np.abs(x) > lambd, x, np.zeros((), x.dtype))
+
+
 def _channel_weight(x, weight):
     """PReLU's weight laid along axis 1 of ``x`` (or one value for all)."""
     return weight.reshape((-1,) + (1,) * (x.ndim - 2)) if x.ndim > 1 else weight
@@ -74,6 +110,11 @@ KERNELS = {
     "Softsign": lambda p: lambda x: x / (1 + np.abs(x)),
     "FastGeLU": lambda p: _fast_gelu,
     "FastGeLUGrad": lambda p: _fast_gelu_grad,
+    "SeLU": _selu,
+    "CeLU": _celu,
+    "Mish": lambda p: lambda x: x * np.tanh(_softplus(x)),
+    "SoftShrink": _soft_shrink,
+    "HShrink": _h_shrink,
     "PReLU": lambda p: _prelu,
     "PReLUGrad": lambda p: _prelu_grad,
 }

@@ -31,6 +31,36 @@ def _fast_gelu_grad(dy, x):
     return dy * (s + 1.702 * x * s * (1 - s))
 
 
+def _selu(prim):
+    alpha, scale = prim.alpha, prim.scale
+
+    def kernel(x):
+        below = alpha * tf.math.expm1(tf.minimum(x, tf.zeros((), x.dtype)))
+        return scale * tf.where(x >= 0, x, below)
+
+    return kernel
+
+
+def _celu(prim):
+    alpha = prim.alpha
+    return lambda x: tf.where(x >= 0, x, alpha * tf.math.expm1(x / alpha))
+
+
+def _soft_shrink(prim):
+    lambd = prim.lambd
+
+    def kernel(x):
+        zero = tf.zeros((), x.dtype)
+        return tf.where(x > lambd, x - lambd, tf.where(x < -lambd, x + lambd, zero))
+
+    return kernel
+
+
+def _h_shrink(prim):
+    lambd = prim.lambd
+    return lambda x: tf.where(tf.abs(x) > lambd, x, tf.zeros((), x.dtype))
+
+
 def _channel_weight(x, weight):
     """PReLU's weight laid along axis 1 of ``x`` (or one value for all)."""
     rank = len(x.shape)
@@ -58,6 +88,11 @@ KERNELS = {
     "HSigmoid": lambda p: lambda x: raw.Relu6(features=x + 3) / 6,
     "HSigmoidGrad": lambda p: _hsigmoid_grad,
     "Softplus": lambda p: lambda x: raw.Softplus(features=x),
+    "SeLU": _selu,
+    "CeLU": _celu,
+    "Mish": lambda p: lambda x: x * tf.tanh(raw.Softplus(features=x)),
+    "SoftShrink": _soft_shrink,
+    "HShrink": _h_shrink,
     "SoftplusGrad": lambda p: lambda dy, x: raw.SoftplusGrad(gradients=dy, features=x),
     "Softsign": lambda p: lambda x: raw.Softsign(features=x),
     "FastGeLU": lambda p: lambda x: x * tf.sigmoid(1.702 * x),
