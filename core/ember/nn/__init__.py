@@ -1,6 +1,15 @@
 """Neural-network cells, as ``mindspore.nn``."""
 
-from ember.nn import dynamic_lr, layer, learning_rate_schedule, loss, metrics, optim, wrap
+from ember.nn import (  # noqa: F401  (probability: nn.probability, as MindSpore exposes it)
+    dynamic_lr,
+    layer,
+    learning_rate_schedule,
+    loss,
+    metrics,
+    optim,
+    probability,
+    wrap,
+)
 from ember.nn.cell import Cell
 from ember.nn.dynamic_lr import *  # noqa: F403
 from ember.nn.grad import Jvp, Vjp

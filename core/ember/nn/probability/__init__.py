@@ -1,0 +1,5 @@
+"""Probabilistic programming, as ``mindspore.nn.probability``: distributions and bijectors."""
+
+from . import bijector, distribution
+
+__all__ = ["bijector", "distribution"]
