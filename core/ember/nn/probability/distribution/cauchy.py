@@ -5,19 +5,17 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ember._checkparam import Validator
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops import functional as F
-from ember.ops.operations import random_ops as R
 
-from .._utils import check_distribution_name, check_greater_zero, log_generic, raise_not_defined
-from .distribution import Distribution
+from .._utils import check_distribution_name, log_generic, raise_not_defined
+from ._location_scale import LocationScale
 
 __all__ = ["Cauchy"]
 
 
-class Cauchy(Distribution):
+class Cauchy(LocationScale):
     r"""The Cauchy distribution of location ``loc`` :math:`a` and ``scale`` :math:`b`:
     :math:`f(x) = 1 / (\pi b (1 + ((x - a) / b)^2))`. Its mean, variance and standard
     deviation are undefined (ValueError).
@@ -36,33 +34,7 @@ class Cauchy(Distribution):
 
     def __init__(self, loc: Any = None, scale: Any = None, seed: int | None = None,
                  dtype: mstype.Type = mstype.float32, name: str = "Cauchy") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"loc": loc, "scale": scale}
-        Validator.check_type_name("dtype", dtype, mstype.float_type, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._loc = self._add_parameter(loc, "loc")
-        self._scale = self._add_parameter(scale, "scale")
-        if self._scale is not None:
-            check_greater_zero(self._scale, "scale")
-        self._uniform = R.UniformReal(self.seed)
-
-    @property
-    def loc(self) -> Tensor | None:
-        return self._loc
-
-    @property
-    def scale(self) -> Tensor | None:
-        return self._scale
-
-    def extend_repr(self) -> str:
-        if self.is_scalar_batch:
-            return f"location = {self._loc}, scale = {self._scale}"
-        return f"batch_shape = {self._broadcast_shape}"
-
-    def _z(self, value: Tensor, loc: Tensor | None, scale: Tensor | None) -> Tensor:
-        value = self._cast_value(value)
-        loc, scale = self._check_param_type(loc, scale)
-        return F.real_div(F.sub(value, loc), scale)
+        super().__init__(loc, scale, seed, dtype, name, dict(locals()))
 
     def _mode(self, loc: Tensor | None = None, scale: Tensor | None = None) -> Tensor:
         return self._check_param_type(loc, scale)[0]
