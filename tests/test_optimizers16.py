@@ -1,0 +1,166 @@
+"""The optimizers MindSpore 1.6 added to ``nn`` (ASGD, Rprop, AdaFactor) against NumPy
+re-implementations of their update rules in float64, over several steps, in PyNative and
+Graph mode, called directly and through a TrainOneStepCell."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ember import Parameter, Tensor, context, nn
+from ember.nn.wrap import TrainOneStepCell
+from ember.ops.operations.math_ops import ReduceSum
+
+MODES = {"pynative": context.PYNATIVE_MODE, "graph": context.GRAPH_MODE}
+SHAPES = {"conv.weight": (2, 3), "conv.bias": (3,), "bn.gamma": (3,)}
+DECAYS = (True, True, False)  # MindSpore's default filter: no decay on beta and gamma
+STEPS = 5
+
+
+def grads_for(step: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(100 + step)
+    grads = [rng.standard_normal(shape).astype(np.float32) for shape in SHAPES.values()]
+    if step == 2:  # an element whose gradient is 0: neither sign
+        grads[1][0] = 0.0
+    return grads
+
+
+def initial() -> list[np.ndarray]:
+    rng = np.random.default_rng(7)
+    return [rng.standard_normal(shape).astype(np.float32) for shape in SHAPES.values()]
+
+
+class GradIsInput(nn.Cell):
+    """``sum(p * g)`` over the parameters: the gradient of each parameter is its input."""
+
+    def __init__(self, params: list[Parameter]) -> None:
+        super().__init__()
+        self.p0, self.p1, self.p2 = params
+        self.sum = ReduceSum()
+
+    def construct(self, g0, g1, g2):
+        return self.sum(self.p0 * g0) + self.sum(self.p1 * g1) + self.sum(self.p2 * g2)
+
+
+def run(make_optimizer, mode: str, via: str):
+    """The parameters after each update, and the optimizer."""
+    context.set_context(mode=MODES[mode])
+    params = [Parameter(Tensor(v), name=n) for n, v in zip(SHAPES, initial())]
+    opt = make_optimizer(params)
+    train = TrainOneStepCell(GradIsInput(params), opt) if via == "train" else None
+    history = []
+    for step in range(STEPS):
+        grads = [Tensor(g) for g in grads_for(step)]
+        if train is None:
+            opt(tuple(grads))
+        else:
+            train(*grads)
+        history.append([p.asnumpy().copy() for p in params])
+    return history, opt
+
+
+def reference(update, state, weight_decay=0.0):
+    """``update(step, i, param, grad, state_i)`` over the steps, from float64 copies of the
+    initial parameters; each state starts as ``state(param)``. Returns the parameters after
+    each step and the final states."""
+    params = [p.astype(np.float64) for p in initial()]
+    states = [state(p) for p in params]
+    history = []
+    for step in range(STEPS):
+        for i, (g, decays) in enumerate(zip(grads_for(step), DECAYS)):
+            g = g.astype(np.float64) + (weight_decay * params[i] if decays else 0.0)
+            params[i] = update(step, params[i], g, states[i])
+        history.append([p.copy() for p in params])
+    return history, states
+
+
+# -- ASGD ---------------------------------------------------------------------------------------
+def ref_asgd(lr=0.1, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0.0):
+    def update(step, p, g, s):
+        t = step + 1  # MindSpore's step counts from 1
+        eta = lr if t == 1 else s["eta"]
+        p = p * (1 - lambd * eta) - eta * g
+        s["ax"] = p if s["mu"] == 1 else s["ax"] + (p - s["ax"]) * s["mu"]
+        s["eta"] = lr / (1 + lambd * lr * t) ** alpha
+        s["mu"] = 1 / max(1.0, t - t0)
+        return p
+
+    return reference(update, lambda p: {"eta": 0.0, "mu": 1.0, "ax": np.zeros_like(p)},
+                     weight_decay)
+
+
+# -- Rprop --------------------------------------------------------------------------------------
+def ref_rprop(lr=0.1, etas=(0.5, 1.2), step_sizes=(1e-6, 50.0), weight_decay=0.0):
+    etaminus, etaplus = etas
+
+    def update(step, p, g, s):
+        size = np.full_like(p, lr) if step == 0 else s["size"]
+        product = g * s["prev"]
+        factor = np.where(product > 0, etaplus, np.where(product < 0, etaminus, 1.0))
+        s["size"] = np.clip(size * factor, *step_sizes)
+        g = np.where(product < 0, 0.0, g)
+        s["prev"] = g
+        return p - np.sign(g) * s["size"]
+
+    return reference(update, lambda p: {"prev": np.zeros_like(p)}, weight_decay)
+
+
+CASES = {
+    "asgd": (lambda ps: nn.ASGD(ps), ref_asgd()),
+    "asgd_averaging_decay": (
+        lambda ps: nn.ASGD(ps, 0.05, lambd=0.1, alpha=0.5, t0=2.0, weight_decay=0.01),
+        ref_asgd(0.05, 0.1, 0.5, 2.0, 0.01)),
+    "rprop": (lambda ps: nn.Rprop(ps), ref_rprop()),
+    "rprop_clipped_decay": (
+        lambda ps: nn.Rprop(ps, 0.05, etas=(0.3, 1.5), step_sizes=(0.02, 0.08),
+                            weight_decay=0.01),
+        ref_rprop(0.05, (0.3, 1.5), (0.02, 0.08), 0.01)),
+}
+
+
+@pytest.mark.parametrize("via", ["call", "train"])
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("case", CASES)
+def test_updates_follow_mindspore_formulas(case, mode, via):
+    make, (expected, _) = CASES[case]
+    history, _ = run(make, mode, via)
+    for step, (got, want) in enumerate(zip(history, expected)):
+        for name, g, w in zip(SHAPES, got, want):
+            np.testing.assert_allclose(g, w, rtol=2e-5, atol=1e-6,
+                                       err_msg=f"{case}, step {step}, {name}")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_asgd_averages_the_parameters_from_t0(mode):
+    _, opt = run(CASES["asgd_averaging_decay"][0], mode, "call")
+    _, states = CASES["asgd_averaging_decay"][1]
+    for ax, state in zip(opt.ax, states):
+        np.testing.assert_allclose(ax.asnumpy(), state["ax"], rtol=2e-5, atol=1e-6)
+    assert opt.step.asnumpy() == STEPS + 1
+
+
+def test_state_parameters_have_mindspore_names():
+    params = [Parameter(Tensor(v), name=n) for n, v in zip(SHAPES, initial())]
+    names = [p.name for p in nn.ASGD(params).get_parameters()][len(SHAPES):]
+    assert names == ["learning_rate", *(f"mu_{n}" for n in SHAPES),
+                     *(f"eta_{n}" for n in SHAPES), "step", *(f"ax_.{n}" for n in SHAPES)]
+    names = [p.name for p in nn.Rprop(params).get_parameters()][len(SHAPES):]
+    assert names == ["learning_rate", *(f"prev.{n}" for n in SHAPES),
+                     *(f"step_size.{n}" for n in SHAPES), "step"]
+
+
+@pytest.mark.parametrize("build, error, match", [
+    (lambda ps: nn.ASGD(ps, lambd=1), TypeError, "ASGD: lambd must be a float"),
+    (lambda ps: nn.ASGD(ps, t0=10), TypeError, "ASGD: t0 must be a float"),
+    (lambda ps: nn.ASGD(ps, weight_decay=-1.0), ValueError, "weight_decay"),
+    (lambda ps: nn.Rprop(ps, etas=[0.5, 1.2]), TypeError, "Rprop: etas must be a tuple"),
+    (lambda ps: nn.Rprop(ps, etas=(0.5,)), ValueError, "Rprop: etas must be a tuple of 2"),
+    (lambda ps: nn.Rprop(ps, step_sizes=(1.0, 0.1)), ValueError, "maximal step size"),
+    (lambda ps: nn.Rprop(ps, etas=(1.0, 1.2)), ValueError, r"etaminus must be in \(0.0"),
+    (lambda ps: nn.Rprop(ps, etas=(0.5, 1.0)), ValueError, "etaplus must be greater than 1"),
+    (lambda ps: nn.Rprop(ps, etas=(0.5, 2)), TypeError, "etaplus must be a float"),
+])
+def test_bad_arguments_are_named(build, error, match):
+    params = [Parameter(Tensor(v), name=n) for n, v in zip(SHAPES, initial())]
+    with pytest.raises(error, match=match):
+        build(params)
