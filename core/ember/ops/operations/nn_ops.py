@@ -60,7 +60,7 @@ __getattr__ = forwarding(__name__, """
     FusedSparseFtrl FusedSparseLazyAdam FusedSparseProximalAdagrad Gelu HSigmoid HSwish
     InTopK KLDivLoss L2Loss L2Normalize LRN LSTM LayerNorm MaxPool3D MirrorPad NLLLoss
     OneHot PReLU Pad ROIAlign ResizeBilinear SGD SigmoidCrossEntropyWithLogits
-    SmoothL1Loss Softplus Softsign SparseApplyAdagrad SparseApplyAdagradV2
+    SmoothL1Loss SoftMarginLoss Softplus Softsign SparseApplyAdagrad SparseApplyAdagradV2
     SparseApplyFtrl SparseApplyProximalAdagrad TopK
 """)
 
