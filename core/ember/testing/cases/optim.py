@@ -321,6 +321,58 @@ _UPDATES = [  # (id, make, held inputs, outputs, rule, inputs)
 ]
 
 
+# -- FusedAdaFactor: (epsilon, clip, beta1, beta2t, weight_decay, lr, grad, param, exp_avg,
+#    row, col, sq), the last five held in Parameters ------------------------------------------
+def _ada_factor(scale: bool, first_moment: bool, decay: bool) -> Callable[..., Any]:
+    """Two Adafactor steps in float64 (Shazeer and Stern's factored second moments, as
+    MindSpore's kernel floors them at 1e-30); returns the parameter."""
+    def reference(eps, clip, beta1, beta2t, wd, lr, grad, param, m, row, col, sq) -> Any:
+        dtype = param.dtype
+        param, m, row, col, sq, grad = (a.astype(F64) for a in (param, m, row, col, sq, grad))
+        eps1, eps2 = eps.astype(F64)
+        for _ in range(2):
+            u = grad ** 2 + eps1
+            if param.ndim >= 2:
+                row = beta2t * row + (1 - beta2t) * u.mean(-1)
+                col = np.maximum(beta2t * col + (1 - beta2t) * u.mean(-2), 1e-30)
+                r = np.sqrt(row / np.maximum(row.mean(-1, keepdims=True), 1e-30))
+                update = grad / np.maximum(r[..., :, None] * np.sqrt(col)[..., None, :], 1e-30)
+            else:
+                sq = np.maximum(beta2t * sq + (1 - beta2t) * u, 1e-30)
+                update = grad / np.sqrt(sq)
+            rate = lr * max(eps2, np.sqrt(np.mean(param ** 2))) if scale else lr
+            update = update * rate / max(np.sqrt(np.mean(update ** 2)) / clip, 1.0)
+            if first_moment:
+                m = beta1 * m + (1 - beta1) * update
+                update = m
+            param = param - update - (param * wd * rate if decay else 0)
+        return param.astype(dtype)
+
+    return reference
+
+
+def _ada_factor_inputs(shape: tuple[int, ...], clip: float) -> Callable[..., tuple]:
+    def inputs(rng: np.random.Generator, dt: type) -> tuple:
+        factored = len(shape) >= 2
+        hyper = [np.asarray(v, np.float32) for v in (clip, 0.9, 0.3, 0.1, 0.05)]
+        states = [sample(rng, dt, *shape),
+                  _positive(rng, dt, *shape[:-1]) if factored else np.zeros(1, dt),
+                  _positive(rng, dt, *shape[:-2], shape[-1]) if factored else np.zeros(1, dt),
+                  np.zeros(1, dt) if factored else _positive(rng, dt, *shape)]
+        return (np.array([1e-30, 1e-3], np.float32), *hyper, sample(rng, dt, *shape),
+                sample(rng, dt, *shape), *states)
+
+    return inputs
+
+
+_ADA_FACTOR = [  # (label, attributes, shape, clip threshold)
+    ("factored-all", (True, True, True), (2, 3, 4), 1.0),
+    ("factored-clipped", (False, False, False), (3, 4), 0.1),
+    ("vector-scaled", (True, False, True), (5,), 1.0),
+    ("vector-moment", (False, True, False), (5,), 1.0),
+]
+
+
 def _cases() -> list[OpCase]:
     cases = []
     for name, make, states, returns, rule, inputs in _DENSE + _SPARSE:
@@ -334,6 +386,11 @@ def _cases() -> list[OpCase]:
         cases.append(OpCase(case_id, primitive, lambda m=make, h=held: twice(m(), h), inputs,
                             _steps(rule, returns), DTYPES,
                             tolerance=ADAM_TOLERANCE if primitive == "Adam" else LOOSE))
+    for label, flags, shape, clip in _ADA_FACTOR:
+        cases.append(OpCase(f"FusedAdaFactor/{label}", "FusedAdaFactor",
+                            lambda f=flags: twice(P.FusedAdaFactor(*f), (7, 8, 9, 10, 11)),
+                            _ada_factor_inputs(shape, clip), _ada_factor(*flags), DTYPES,
+                            tolerance=ADAM_TOLERANCE))
     return cases
 
 
