@@ -9,12 +9,14 @@ import pytest
 
 from ember import Parameter, Tensor, context, nn
 from ember.nn.wrap import TrainOneStepCell
+from ember.ops import operations as P
 from ember.ops.operations.math_ops import ReduceSum
 
 MODES = {"pynative": context.PYNATIVE_MODE, "graph": context.GRAPH_MODE}
 SHAPES = {"conv.weight": (2, 3), "conv.bias": (3,), "bn.gamma": (3,)}
 DECAYS = (True, True, False)  # MindSpore's default filter: no decay on beta and gamma
 STEPS = 5
+EPS = Tensor(np.array([1e-30, 1e-3], np.float32))
 
 
 def grads_for(step: int) -> list[np.ndarray]:
@@ -105,6 +107,36 @@ def ref_rprop(lr=0.1, etas=(0.5, 1.2), step_sizes=(1e-6, 50.0), weight_decay=0.0
     return reference(update, lambda p: {"prev": np.zeros_like(p)}, weight_decay)
 
 
+# -- AdaFactor ----------------------------------------------------------------------------------
+def ref_adafactor(lr=None, eps=(1e-30, 1e-3), clip=1.0, decay_rate=0.8, beta1=0.9,
+                  weight_decay=0.0, scale=True, warmup=False):
+    eps1, eps2 = eps
+
+    def rms(x):
+        return np.sqrt(np.mean(x * x))
+
+    def update(step, p, g, s):
+        t = step + 1
+        beta2t = 1 - t ** -decay_rate
+        rate = min(1e-6 * t if warmup else 1e-2, 1 / np.sqrt(t)) if lr is None else lr
+        u = g * g + eps1
+        if p.ndim >= 2:  # factored: moving means of the rows and the columns
+            s["row"] = beta2t * s.get("row", 0.0) + (1 - beta2t) * u.mean(-1)
+            s["col"] = beta2t * s.get("col", 0.0) + (1 - beta2t) * u.mean(-2)
+            v = np.outer(s["row"], s["col"]) / s["row"].mean()
+        else:
+            v = s["sq"] = beta2t * s.get("sq", 0.0) + (1 - beta2t) * u
+        if scale:
+            rate = rate * max(eps2, rms(p))
+        step_ = g / np.sqrt(v)
+        step_ = step_ * rate / max(1.0, rms(step_) / clip)
+        if beta1:
+            step_ = s["m"] = beta1 * s.get("m", 0.0) + (1 - beta1) * step_
+        return p - step_ - weight_decay * rate * p
+
+    return reference(update, lambda p: {})
+
+
 CASES = {
     "asgd": (lambda ps: nn.ASGD(ps), ref_asgd()),
     "asgd_averaging_decay": (
@@ -115,6 +147,15 @@ CASES = {
         lambda ps: nn.Rprop(ps, 0.05, etas=(0.3, 1.5), step_sizes=(0.02, 0.08),
                             weight_decay=0.01),
         ref_rprop(0.05, (0.3, 1.5), (0.02, 0.08), 0.01)),
+    "adafactor": (lambda ps: nn.AdaFactor(ps), ref_adafactor()),
+    "adafactor_warmup_decay": (
+        lambda ps: nn.AdaFactor(ps, warmup_init=True, weight_decay=0.1, clip_threshold=0.5,
+                                decay_rate=0.5),
+        ref_adafactor(warmup=True, weight_decay=0.1, clip=0.5, decay_rate=0.5)),
+    "adafactor_manual_lr": (
+        lambda ps: nn.AdaFactor(ps, learning_rate=0.05, relative_step=False,
+                                scale_parameter=False, beta1=None),
+        ref_adafactor(lr=0.05, beta1=0.0, scale=False)),
 }
 
 
@@ -139,6 +180,37 @@ def test_asgd_averages_the_parameters_from_t0(mode):
     assert opt.step.asnumpy() == STEPS + 1
 
 
+def test_adafactor_factors_the_second_moment_of_matrices():
+    params = [Parameter(Tensor(v), name=n) for n, v in zip(SHAPES, initial())]
+    opt = nn.AdaFactor(params)
+    assert [p.shape for p in opt.exp_avg_sq_row] == [(2,), (1,), (1,)]
+    assert [p.shape for p in opt.exp_avg_sq_col] == [(3,), (1,), (1,)]
+    assert [p.shape for p in opt.exp_avg_sq] == [(1,), (3,), (3,)]
+    assert [p.name for p in opt.exp_avg] == [f"exp_avg.{n}" for n in SHAPES]
+    assert opt.step.name == "afactor_step"
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda g, p, s: P.FusedAdaFactor(enable_first_moment=1), TypeError,
+     "enable_first_moment must be a bool"),
+    (lambda g, p, s: P.FusedAdaFactor()(Tensor(np.ones(3, np.float32)), 1.0, 0.9, 0.5, 0.0,
+                                        0.1, g, p, *s), ValueError, "epsilon must hold 2"),
+    (lambda g, p, s: P.FusedAdaFactor()(EPS, 1.0, 0.9, 0.5, 0.0, 0.1, g[:1], p, *s),
+     ValueError, "grad has shape"),
+    (lambda g, p, s: P.FusedAdaFactor()(EPS, 1.0, 0.9, 0.5, 0.0, 0.1, g, p, s[0], s[2], s[1],
+                                        s[3]), ValueError, r"exp_avg_sq_row must have shape"),
+    (lambda g, p, s: P.FusedAdaFactor()(EPS, 1.0, 0.9, 0.5, 0.0, 0.1, g, g, *s),
+     TypeError, "param must be a Parameter"),
+])
+def test_fused_ada_factor_names_bad_inputs(call, error, match):
+    g = Tensor(np.ones((2, 3), np.float32))
+    p = Parameter(Tensor(np.ones((2, 3), np.float32)), "p")
+    states = [Parameter(Tensor(np.zeros(shape, np.float32)), f"s{i}")
+              for i, shape in enumerate([(2, 3), (2,), (3,), (1,)])]
+    with pytest.raises(error, match=match):
+        call(g, p, states)
+
+
 def test_state_parameters_have_mindspore_names():
     params = [Parameter(Tensor(v), name=n) for n, v in zip(SHAPES, initial())]
     names = [p.name for p in nn.ASGD(params).get_parameters()][len(SHAPES):]
@@ -159,6 +231,16 @@ def test_state_parameters_have_mindspore_names():
     (lambda ps: nn.Rprop(ps, etas=(1.0, 1.2)), ValueError, r"etaminus must be in \(0.0"),
     (lambda ps: nn.Rprop(ps, etas=(0.5, 1.0)), ValueError, "etaplus must be greater than 1"),
     (lambda ps: nn.Rprop(ps, etas=(0.5, 2)), TypeError, "etaplus must be a float"),
+    (lambda ps: nn.AdaFactor(ps, learning_rate=0.1), ValueError, "relative_step"),
+    (lambda ps: nn.AdaFactor(ps, relative_step=False), ValueError, "learning_rate must be"),
+    (lambda ps: nn.AdaFactor(ps, 0.1, relative_step=False, warmup_init=True), ValueError,
+     "warmup_init requires relative_step"),
+    (lambda ps: nn.AdaFactor(ps, eps=1e-30), TypeError, "eps must be a list or tuple"),
+    (lambda ps: nn.AdaFactor(ps, eps=(1e-30,)), ValueError, "eps must have 2 values"),
+    (lambda ps: nn.AdaFactor(ps, eps=(1e-30, -1.0)), ValueError, "eps1 must be >= 0"),
+    (lambda ps: nn.AdaFactor(ps, decay_rate=1.0), ValueError, "decay_rate must be a float in"),
+    (lambda ps: nn.AdaFactor(ps, weight_decay=1.0), ValueError, r"weight_decay must be in"),
+    (lambda ps: nn.AdaFactor(ps, compression=1), TypeError, "compression must be a bool"),
 ])
 def test_bad_arguments_are_named(build, error, match):
     params = [Parameter(Tensor(v), name=n) for n, v in zip(SHAPES, initial())]

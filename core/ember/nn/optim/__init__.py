@@ -1,5 +1,6 @@
 """Optimizers, as ``mindspore.nn.optim``."""
 
+from ember.nn.optim.adafactor import AdaFactor
 from ember.nn.optim.adam import Adam, AdamOffload, AdamWeightDecay, LazyAdam
 from ember.nn.optim.adaptive import FTRL, Adagrad, ProximalAdagrad, RMSProp
 from ember.nn.optim.asgd import ASGD
@@ -9,5 +10,6 @@ from ember.nn.optim.optimizer import Optimizer
 from ember.nn.optim.rprop import Rprop
 from ember.nn.optim.sgd import SGD
 
-__all__ = ["ASGD", "FTRL", "LARS", "SGD", "Adagrad", "Adam", "AdamOffload", "AdamWeightDecay",
-           "Lamb", "LazyAdam", "Momentum", "Optimizer", "ProximalAdagrad", "RMSProp", "Rprop"]
+__all__ = ["ASGD", "FTRL", "LARS", "SGD", "AdaFactor", "Adagrad", "Adam", "AdamOffload",
+           "AdamWeightDecay", "Lamb", "LazyAdam", "Momentum", "Optimizer", "ProximalAdagrad",
+           "RMSProp", "Rprop"]
