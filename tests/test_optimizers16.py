@@ -246,3 +246,63 @@ def test_bad_arguments_are_named(build, error, match):
     params = [Parameter(Tensor(v), name=n) for n, v in zip(SHAPES, initial())]
     with pytest.raises(error, match=match):
         build(params)
+
+
+# -- the update primitives 1.6 added: the values printed in MindSpore's documentation ----------
+def _held(*rows):
+    return [Parameter(Tensor(np.array(r, np.float32)), f"s{i}") for i, r in enumerate(rows)]
+
+
+def _f32(values):
+    return Tensor(np.array(values, np.float32))
+
+
+DOCUMENTED = {
+    "ApplyKerasMomentum": (
+        lambda s: P.ApplyKerasMomentum()(*s, _f32(0.001), _f32([[0.3, 0.2], [0.4, 0.1]]),
+                                         _f32(0.99)),
+        _held([[0.2, 0.3], [0.1, 0.4]], [[0.2, 0.3], [0.1, 0.4]]),
+        [[[0.3977, 0.5968], [0.1986, 0.7959]], [[0.1977, 0.2968], [0.0986, 0.3959]]]),
+    "ApplyAdamWithAmsgrad": (
+        lambda s: P.ApplyAdamWithAmsgrad(0.1, 0.1, 0.001)(
+            *s, _f32(0.3), _f32(0.3), _f32(0.3), _f32([[0.3, 0.2], [0.4, 0.1]])),
+        _held(*[[[0.2, 0.3], [0.1, 0.4]]] * 4),
+        [[[-3.19985598e-02, 1.62773281e-01], [-2.37216085e-01, 3.26413274e-01]],
+         [[0.29, 0.21], [0.37, 0.13]], [[0.101, 0.066], [0.154, 0.049]],
+         [[0.2, 0.3], [0.154, 0.4]]]),
+    "SparseApplyRMSProp": (
+        lambda s: P.SparseApplyRMSProp(0.2, 0.01, 1e-6)(
+            *s, 0.01, _f32([[0.3, 0.7], [0.1, 0.8]]), Tensor(np.array([0, 1], np.int32))),
+        _held([[0.6, 0.3], [0.1, 0.5]], [[0.2, 0.4], [0.1, 0.3]], [[0.3, 0.1], [0.3, 0.6]]),
+        [[[5.88035822e-01, 2.88811117e-01], [9.10239667e-02, 4.83422279e-01]],
+         [[0.112, 0.472], [0.028, 0.572]],
+         [[1.19641740e-02, 1.11888833e-02], [8.97603668e-03, 1.65777095e-02]]]),
+    "SparseApplyAdadelta": (
+        lambda s: P.SparseApplyAdadelta(1e-6)(
+            *s, 0.01, 0.2, _f32([[0.3, 0.7], [0.1, 0.8]]), Tensor(np.array([0, 1], np.int32))),
+        _held([[1.0, 2.0], [2.0, 3.0]], [[1.5, 2.5], [3.5, 4.5]], [[1.2, 2.4], [1.8, 0.6]]),
+        [[[9.94611859e-01, 1.98851788e+00], [1.99840558e+00, 2.99478507e+00]],
+         [[0.372, 0.892], [0.708, 1.412]],
+         [[4.72257614e-01, 1.53470778e+00], [3.80338937e-01, 3.37563992e-01]]]),
+}
+
+
+@pytest.mark.parametrize("name", DOCUMENTED)
+def test_update_primitives_print_mindspore_documented_values(name):
+    call, states, printed = DOCUMENTED[name]
+    out = call(states)
+    for got, want in zip(out, printed, strict=True):
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("build, error, match", [
+    (lambda: P.ApplyKerasMomentum(use_nesterov=1), TypeError, "use_nesterov must be a bool"),
+    (lambda: P.ApplyAdamWithAmsgrad(0.9, "0.999", 1e-8), TypeError, "beta2 must be a float"),
+    (lambda: P.SparseApplyRMSProp(1.5, 0.0, 1e-6), ValueError, r"'rho' must be in \[0.0, 1.0\]"),
+    (lambda: P.SparseApplyRMSProp(0.9, -0.1, 1e-6), ValueError, "momentum must be >= 0"),
+    (lambda: P.SparseApplyRMSProp(0.9, 0.0, 0.0), ValueError, "'epsilon' > 0"),
+    (lambda: P.SparseApplyAdadelta(-1e-6), ValueError, "epsilon must be >= 0"),
+])
+def test_update_primitives_name_bad_attributes(build, error, match):
+    with pytest.raises(error, match=match):
+        build()

@@ -53,15 +53,16 @@ __all__ = [
 # MindSpore 1.6 defines these in ops.operations.nn_ops too; ember in modules of their kind.
 __getattr__ = forwarding(__name__, """
     Adam AdamWeightDecay ApplyAdaMax ApplyAdadelta ApplyAdagrad ApplyAdagradV2
-    ApplyAddSign ApplyCenteredRMSProp ApplyFtrl ApplyGradientDescent ApplyMomentum
+    ApplyAdamWithAmsgrad ApplyAddSign ApplyCenteredRMSProp ApplyFtrl ApplyGradientDescent
+    ApplyKerasMomentum ApplyMomentum
     ApplyPowerSign ApplyProximalAdagrad ApplyProximalGradientDescent ApplyRMSProp
     AvgPool3D BCEWithLogitsLoss BinaryCrossEntropy CTCLoss ComputeAccidentalHits Conv3D
     Conv3DBackpropInput Conv3DTranspose Elu FastGeLU FastGelu FusedSparseAdam
     FusedSparseFtrl FusedSparseLazyAdam FusedSparseProximalAdagrad Gelu HSigmoid HSwish
     InTopK KLDivLoss L2Loss L2Normalize LRN LSTM LayerNorm MaxPool3D MirrorPad NLLLoss
     OneHot PReLU Pad ROIAlign ResizeBilinear SGD SigmoidCrossEntropyWithLogits
-    SmoothL1Loss SoftMarginLoss Softplus Softsign SparseApplyAdagrad SparseApplyAdagradV2
-    SparseApplyFtrl SparseApplyProximalAdagrad TopK
+    SmoothL1Loss SoftMarginLoss Softplus Softsign SparseApplyAdadelta SparseApplyAdagrad
+    SparseApplyAdagradV2 SparseApplyFtrl SparseApplyProximalAdagrad SparseApplyRMSProp TopK
 """)
 
 _FLOAT = mstype.float_type

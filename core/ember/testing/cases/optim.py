@@ -134,6 +134,25 @@ def _sign_rule(power: bool) -> Callable[..., tuple]:
     return rule
 
 
+def _keras_momentum(nesterov: bool) -> Callable[..., tuple]:
+    def rule(var: Any, accum: Any, lr: Any, g: Any, momentum: Any) -> tuple:
+        accum = momentum * accum - lr * g
+        return var + (momentum * accum - lr * g if nesterov else accum), accum
+
+    return rule
+
+
+def _amsgrad(b1: float, b2: float, eps: float) -> Callable[..., tuple]:
+    def rule(var: Any, m: Any, v: Any, vhat: Any, b1p: Any, b2p: Any, lr: Any,
+             g: Any) -> tuple:
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g ** 2
+        vhat = np.maximum(vhat, v)
+        return var - lr * np.sqrt(1 - b2p) / (1 - b1p) * m / (np.sqrt(vhat) + eps), m, v, vhat
+
+    return rule
+
+
 def _positive(rng: np.random.Generator, dt: type, *shape: int) -> np.ndarray:
     return rng.uniform(0.1, 1.0, shape).astype(dt)
 
@@ -185,6 +204,12 @@ _DENSE = [  # (name, make, states, returns, rule, inputs)
      _dense_inputs(2, (0.1, np.e, 0.99, 0.9))),
     ("ApplyAddSign", P.ApplyAddSign, 2, 2, _sign_rule(False),
      _dense_inputs(2, (0.1, 1.0, 0.99, 0.9))),
+    ("ApplyKerasMomentum", P.ApplyKerasMomentum, 2, 2, _keras_momentum(False),
+     _dense_inputs(2, (0.1, 0.9), grad_at=1)),
+    ("ApplyKerasMomentum-nesterov", lambda: P.ApplyKerasMomentum(use_nesterov=True), 2, 2,
+     _keras_momentum(True), _dense_inputs(2, (0.1, 0.9), grad_at=1)),
+    ("ApplyAdamWithAmsgrad", lambda: P.ApplyAdamWithAmsgrad(0.9, 0.999, 1e-8), 4, 4,
+     _amsgrad(0.9, 0.999, 1e-8), _dense_inputs(4, (0.9, 0.999, 0.01))),
 ]
 
 
@@ -260,6 +285,12 @@ _SPARSE = [  # (name, make, states, returns, rule, inputs)
      _sparse(_adam(True), 3, 9, lazy=False), _sparse_inputs(3, _ADAM_SCALARS)),
     ("FusedSparseFtrl", lambda: P.FusedSparseFtrl(*_FTRL), 3, 3,
      _sparse(_ftrl, 3, 3, attrs=_FTRL), _sparse_inputs(3, ())),
+    ("SparseApplyRMSProp", lambda: P.SparseApplyRMSProp(0.9, 0.5, 1e-6), 3, 3,
+     _sparse(lambda var, ms, mom, lr, g: _rmsprop(var, ms, mom, lr, g, 0.9, 0.5, 1e-6), 3, 4),
+     _sparse_inputs(3, (0.01,))),
+    ("SparseApplyAdadelta", lambda: P.SparseApplyAdadelta(1e-6), 3, 3,
+     _sparse(lambda var, acc, au, lr, rho, g: _adadelta(var, acc, au, lr, rho, 1e-6, g), 3, 5),
+     _sparse_inputs(3, (0.5, 0.9))),
     ("FusedSparseProximalAdagrad", P.FusedSparseProximalAdagrad, 2, 2,
      _sparse(_proximal_adagrad, 2, 5), _sparse_inputs(2, (0.1, 0.05, 0.2))),
 ]
