@@ -211,6 +211,19 @@ def test_fused_ada_factor_names_bad_inputs(call, error, match):
         call(g, p, states)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_fused_ada_factor_takes_epsilon_as_a_pair_of_floats(mode):
+    context.set_context(mode=MODES[mode])
+    p = Parameter(Tensor(np.ones((2, 3), np.float32)), "p")
+    states = [Parameter(Tensor(np.zeros(shape, np.float32)), f"s{i}")
+              for i, shape in enumerate([(2, 3), (2,), (3,), (1,)])]
+    P.FusedAdaFactor()((1e-30, 1e-3), 1.0, 0.9, 0.8, 0.0, 0.03, Tensor(np.ones((2, 3),
+                       np.float32)), p, *states)
+    # a constant gradient: every element of the step is alike, its root mean square is clipped
+    # to 1, so each element moves by lr
+    np.testing.assert_allclose(p.asnumpy(), np.full((2, 3), 0.97), rtol=1e-6)
+
+
 def test_state_parameters_have_mindspore_names():
     params = [Parameter(Tensor(v), name=n) for n, v in zip(SHAPES, initial())]
     names = [p.name for p in nn.ASGD(params).get_parameters()][len(SHAPES):]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ember.common import dtype as mstype
+from ember.common.tensor import Tensor
 from ember.ops._rules import check_tensor
 from ember.ops.operations.optim_ops import (
     _check_bools,
@@ -62,6 +63,13 @@ class FusedAdaFactor(_Update):
         self.enable_scale_parameter = enable_scale_parameter
         self.enable_first_moment = enable_first_moment
         self.enable_weight_decay = enable_weight_decay
+
+    def prepare(self, args: tuple) -> tuple:
+        epsilon = args[0]  # as MindSpore, the pair may be a tuple or list of two numbers
+        if isinstance(epsilon, tuple | list) and all(
+                isinstance(e, int | float) and not isinstance(e, bool) for e in epsilon):
+            return (Tensor(epsilon, mstype.float32), *args[1:])
+        return args
 
     def infer(self, epsilon: Any, clip_threshold: Any, beta1: Any, beta2t: Any,
               weight_decay: Any, learning_rate: Any, grad: Any, param: Any, exp_avg: Any,
