@@ -51,6 +51,19 @@ def test_loss_values_of_mindspore_examples():
     np.testing.assert_allclose(multi(t([[0.2, 0.5, 0.7], [0.3, 0.1, 0.5], [0.9, 0.6, 0.3]]),
                                      t([[0, 1, 0], [1, 0, 0], [0, 0, 1]])).asnumpy(),
                                0.54958105, rtol=1e-6)
+    soft_margin = nn.SoftMarginLoss()(t([[0.3, 0.7], [0.5, 0.5]]), t([[-1, 1], [1, -1]]))
+    np.testing.assert_allclose(soft_margin.asnumpy(), 0.6764238, rtol=1e-6)
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: nn.SoftMarginLoss("avg"), ValueError, "SoftMarginLoss: reduction must be one of"),
+    (lambda: nn.SoftMarginLoss()(t([1.0, 2.0]), t([1.0])), ValueError, "SoftMarginLoss"),
+    (lambda: nn.SoftMarginLoss()(t([1, 2], np.int32), t([1, 1], np.int32)), TypeError,
+     "SoftMarginLoss: input 'logits' must have dtype"),
+])
+def test_soft_margin_loss_names_bad_inputs(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
 
 
 def test_focal_loss_takes_one_hot_labels_and_bce_defaults_to_none():

@@ -9,11 +9,12 @@ from ember.nn.loss.loss import (
     MSELoss,
     NLLLoss,
     SmoothL1Loss,
+    SoftMarginLoss,
     SoftmaxCrossEntropyWithLogits,
 )
 from ember.nn.loss.probability import *  # noqa: F403
 from ember.nn.loss.sampled import *  # noqa: F403
 
 __all__ = ["BCEWithLogitsLoss", "L1Loss", "LossBase", "MSELoss", "NLLLoss", "SmoothL1Loss",
-           "SoftmaxCrossEntropyWithLogits", *distance.__all__, *probability.__all__,
-           *sampled.__all__]
+           "SoftMarginLoss", "SoftmaxCrossEntropyWithLogits", *distance.__all__,
+           *probability.__all__, *sampled.__all__]

@@ -105,6 +105,18 @@ class SmoothL1Loss(LossBase):
         return self.get_loss(F.select(F.less(diff, self.beta), quadratic, linear))
 
 
+class SoftMarginLoss(LossBase):
+    """The two-class logistic loss ``log(1 + exp(-labels * logits))`` for labels 1 and -1,
+    reduced: ``SoftMarginLoss(reduction='mean')``, the primitive ``SoftMarginLoss``."""
+
+    def __init__(self, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.soft_margin_loss = P.SoftMarginLoss(reduction)
+
+    def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
+        return self.soft_margin_loss(logits, labels)
+
+
 class BCEWithLogitsLoss(LossBase):
     """Binary cross entropy of ``sigmoid(logits)`` against ``labels`` (probabilities):
     ``-weight * (pos_weight * labels * log(sigmoid(logits)) + (1 - labels) *

@@ -5,12 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.nn.optim.optimizer import Optimizer, _check_bool, _non_negative
 from ember.ops import functional as F
 from ember.ops.operations.optim_ops import assign
 
 __all__ = ["Adagrad", "FTRL", "ProximalAdagrad", "RMSProp"]
+
+
+def _either(flag: Tensor, x: Any, y: Any) -> Any:
+    """``x`` where the 0-d float ``flag`` is 1, else ``y`` (exactly: one of them is scaled by
+    0 and the other by 1)."""
+    return F.add(F.mul(flag, x), F.mul(F.sub(1.0, flag), y))
+
+
+def _fp32(x: Tensor) -> Tensor:
+    return x if x.dtype is mstype.float32 else F.cast(x, mstype.float32)
 
 
 class _Rule(Optimizer):

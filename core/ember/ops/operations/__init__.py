@@ -11,6 +11,7 @@ from ember.ops.operations.debug_ops import HookBackward, InsertGradientOf, Print
 from ember.ops.operations.dropout_ops import *  # noqa: F403
 from ember.ops.operations.dynamic_ops import *  # noqa: F403
 from ember.ops.operations.elementwise_ops import *  # noqa: F403
+from ember.ops.operations.fused_optim_ops import *  # noqa: F403
 from ember.ops.operations.image_ops import *  # noqa: F403
 from ember.ops.operations.index_add_ops import *  # noqa: F403
 from ember.ops.operations.index_ops import *  # noqa: F403

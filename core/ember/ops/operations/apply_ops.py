@@ -29,12 +29,13 @@ from ember.ops.operations.optim_ops import (
 from ember.ops.primitive import Spec
 
 __all__ = [
-    "ApplyAdaMax", "ApplyAdadelta", "ApplyAdagrad", "ApplyAdagradV2", "ApplyAddSign",
-    "ApplyCenteredRMSProp", "ApplyFtrl", "ApplyGradientDescent", "ApplyPowerSign",
-    "ApplyProximalAdagrad", "ApplyProximalGradientDescent", "ApplyRMSProp",
-    "FusedSparseAdam", "FusedSparseFtrl", "FusedSparseLazyAdam", "FusedSparseProximalAdagrad",
+    "ApplyAdaMax", "ApplyAdadelta", "ApplyAdagrad", "ApplyAdagradV2", "ApplyAdamWithAmsgrad",
+    "ApplyAddSign", "ApplyCenteredRMSProp", "ApplyFtrl", "ApplyGradientDescent",
+    "ApplyKerasMomentum", "ApplyPowerSign", "ApplyProximalAdagrad",
+    "ApplyProximalGradientDescent", "ApplyRMSProp", "FusedSparseAdam", "FusedSparseFtrl",
+    "FusedSparseLazyAdam", "FusedSparseProximalAdagrad", "SparseApplyAdadelta",
     "SparseApplyAdagrad", "SparseApplyAdagradV2", "SparseApplyAdam", "SparseApplyFtrl",
-    "SparseApplyLazyAdam", "SparseApplyProximalAdagrad",
+    "SparseApplyLazyAdam", "SparseApplyProximalAdagrad", "SparseApplyRMSProp",
 ]
 
 
@@ -170,6 +171,51 @@ class ApplyAdaMax(_Update):
         m = beta1 * m + (1 - beta1) * grad
         v = xp.maximum(beta2 * v, xp.abs(grad))
         return var - lr / (1 - beta1_power) * m / (v + epsilon), m, v
+
+
+class ApplyKerasMomentum(_Update):
+    """Keras' momentum: ``accum = accum * momentum - grad * lr``, then ``var += accum``
+    (Nesterov: ``var += accum * momentum - grad * lr``):
+    ``ApplyKerasMomentum(use_locking=False, use_nesterov=False)(var, accum, lr, grad,
+    momentum)`` -> (var, accum)."""
+
+    _inputs = ("var", "accum", "lr", "grad", "momentum")
+    _states, _scalars, _returns = 2, ("lr", "momentum"), 2
+
+    def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
+        super().__init__(use_locking)
+        _check_bools(self.name, use_nesterov=use_nesterov)
+        self.use_nesterov = use_nesterov
+
+    def update(self, xp: Any, var: Any, accum: Any, lr: Any, grad: Any, momentum: Any) -> tuple:
+        accum = accum * momentum - grad * lr
+        return var + (accum * momentum - grad * lr if self.use_nesterov else accum), accum
+
+
+class ApplyAdamWithAmsgrad(_Update):
+    """Adam with AMSGrad's running maximum ``vhat`` of the second moment:
+    ``m = beta1 * m + (1 - beta1) * grad``, ``v = beta2 * v + (1 - beta2) * grad ** 2``,
+    ``vhat = max(vhat, v)``, ``var -= lr * sqrt(1 - beta2_power) / (1 - beta1_power) * m /
+    (sqrt(vhat) + epsilon)``: ``ApplyAdamWithAmsgrad(beta1, beta2, epsilon)(var, m, v, vhat,
+    beta1_power, beta2_power, lr, grad)`` -> (var, m, v, vhat)."""
+
+    _inputs = ("var", "m", "v", "vhat", "beta1_power", "beta2_power", "lr", "grad")
+    _states, _scalars, _returns = 4, ("beta1_power", "beta2_power", "lr"), 4
+
+    def __init__(self, beta1: float, beta2: float, epsilon: float,
+                 use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        self.beta1 = _check_float(self.name, "beta1", beta1)
+        self.beta2 = _check_float(self.name, "beta2", beta2)
+        self.epsilon = _check_float(self.name, "epsilon", epsilon)
+
+    def update(self, xp: Any, var: Any, m: Any, v: Any, vhat: Any, beta1_power: Any,
+               beta2_power: Any, lr: Any, grad: Any) -> tuple:
+        m = self.beta1 * m + (1 - self.beta1) * grad
+        v = self.beta2 * v + (1 - self.beta2) * grad * grad
+        vhat = xp.maximum(vhat, v)
+        lr_t = lr * xp.sqrt(1 - beta2_power) / (1 - beta1_power)
+        return var - lr_t * m / (xp.sqrt(vhat) + self.epsilon), m, v, vhat
 
 
 class ApplyAdadelta(_Update):
@@ -364,6 +410,47 @@ class SparseApplyFtrl(_SparseUpdate):
 
     def update(self, xp: Any, var: Any, accum: Any, linear: Any, grad: Any) -> tuple:
         return _ftrl(xp, var, accum, linear, grad, self.lr, self.l1, self.l2, self.lr_power)
+
+
+class SparseApplyRMSProp(_SparseUpdate):
+    """ApplyRMSProp on the rows ``indices``, ``rho`` (the decay), ``momentum`` and
+    ``epsilon`` attributes: ``SparseApplyRMSProp(rho, momentum, epsilon)(var, ms, mom, lr,
+    grad, indices)`` -> (var, ms, mom)."""
+
+    _inputs = ("var", "ms", "mom", "lr", "grad", "indices")
+    _states, _scalars, _returns = 3, ("lr",), 3
+
+    def __init__(self, rho: float, momentum: float, epsilon: float,
+                 use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        self.rho = _check_float(self.name, "rho", rho)
+        self.momentum = _check_float(self.name, "momentum", momentum)
+        self.epsilon = _check_float(self.name, "epsilon", epsilon)
+        if self.rho > 1.0 or self.epsilon <= 0.0:
+            raise ValueError(f"{self.name}: 'rho' must be in [0.0, 1.0] and 'epsilon' > 0, "
+                             f"but got {rho} and {epsilon}")
+
+    def update(self, xp: Any, var: Any, ms: Any, mom: Any, lr: Any, grad: Any) -> tuple:
+        return ApplyRMSProp().update(xp, var, ms, mom, lr, grad, self.rho, self.momentum,
+                                     self.epsilon)
+
+
+class SparseApplyAdadelta(_SparseUpdate):
+    """ApplyAdadelta on the rows ``indices``, ``epsilon`` an attribute:
+    ``SparseApplyAdadelta(epsilon)(var, accum, accum_update, lr, rho, grad, indices)`` ->
+    (var, accum, accum_update)."""
+
+    _inputs = ("var", "accum", "accum_update", "lr", "rho", "grad", "indices")
+    _states, _scalars, _returns = 3, ("lr", "rho"), 3
+
+    def __init__(self, epsilon: float, use_locking: bool = False) -> None:
+        super().__init__(use_locking)
+        self.epsilon = _check_float(self.name, "epsilon", epsilon)
+
+    def update(self, xp: Any, var: Any, accum: Any, accum_update: Any, lr: Any, rho: Any,
+               grad: Any) -> tuple:
+        return ApplyAdadelta().update(xp, var, accum, accum_update, lr, rho, self.epsilon,
+                                      grad)
 
 
 class _FusedSparse(_SparseUpdate):

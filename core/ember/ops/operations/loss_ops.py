@@ -1,6 +1,7 @@
 """Loss primitives of MindSpore's ``nn_ops``: BinaryCrossEntropy, BCEWithLogitsLoss,
-SigmoidCrossEntropyWithLogits, SmoothL1Loss, L2Loss and NLLLoss, each beside the backward
-primitive its gradient is written with. (The softmax cross entropies live in ``nn_ops``.)
+SigmoidCrossEntropyWithLogits, SmoothL1Loss, SoftMarginLoss, L2Loss and NLLLoss, each beside
+the backward primitive its gradient is written with. (The softmax cross entropies live in
+``nn_ops``.)
 
 As in MindSpore, the gradients flow to the predictions (logits); labels, weights and targets
 get zeros (BCEWithLogitsLoss, whose MindSpore gradient is written with other primitives, also
@@ -20,7 +21,7 @@ from ember.ops.operations.nn_ops import _FLOAT, _check_choice, _check_inputs, _c
 from ember.ops.primitive import Primitive, Spec
 
 __all__ = ["BCEWithLogitsLoss", "BinaryCrossEntropy", "KLDivLoss", "L2Loss", "NLLLoss",
-           "SigmoidCrossEntropyWithLogits", "SmoothL1Loss"]
+           "SigmoidCrossEntropyWithLogits", "SmoothL1Loss", "SoftMarginLoss"]
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -207,6 +208,32 @@ class KLDivLossGrad(_Reduced):
         _check_inputs(self.name, ("logits", "labels"), (logits, labels))
         check_tensor(self.name, "dout", dout, (logits.dtype,))
         return logits.shape, logits.dtype
+
+
+# -- soft margin ------------------------------------------------------------------------------
+class SoftMarginLoss(_Reduced):
+    """The two-class logistic loss ``log(1 + exp(-labels * logits))`` for labels 1 and -1,
+    reduced by ``reduction``: ``SoftMarginLoss(reduction="mean")(logits, labels)``. The loss
+    is symmetric in its inputs, and so is its gradient."""
+
+    def infer(self, logits: Any, labels: Any) -> Spec:
+        _check_inputs(self.name, ("logits", "labels"), (logits, labels))
+        return self.reduced(logits)
+
+    def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        grad = self._derived(SoftMarginLossGrad, self.reduction)
+        return grad(x, y, dout), grad(y, x, dout)
+
+
+class SoftMarginLossGrad(_Reduced):
+    """The gradient of SoftMarginLoss with respect to ``predict``, ``-label * dout /
+    (1 + exp(label * predict))`` (divided by the number of elements for 'mean'):
+    ``SoftMarginLossGrad(reduction)(predict, label, dout)``."""
+
+    def infer(self, predict: Any, label: Any, dout: Any) -> Spec:
+        _check_inputs(self.name, ("predict", "label"), (predict, label))
+        check_tensor(self.name, "dout", dout, (predict.dtype,))
+        return predict.shape, predict.dtype
 
 
 # -- negative log likelihood ----------------------------------------------------------------

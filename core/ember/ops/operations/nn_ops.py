@@ -56,7 +56,8 @@ __all__ = [
 # MindSpore 1.6 defines these in ops.operations.nn_ops too; ember in modules of their kind.
 __getattr__ = forwarding(__name__, """
     Adam AdamWeightDecay ApplyAdaMax ApplyAdadelta ApplyAdagrad ApplyAdagradV2
-    ApplyAddSign ApplyCenteredRMSProp ApplyFtrl ApplyGradientDescent ApplyMomentum
+    ApplyAdamWithAmsgrad ApplyAddSign ApplyCenteredRMSProp ApplyFtrl ApplyGradientDescent
+    ApplyKerasMomentum ApplyMomentum
     ApplyPowerSign ApplyProximalAdagrad ApplyProximalGradientDescent ApplyRMSProp
     AvgPool3D BCEWithLogitsLoss BinaryCrossEntropy CeLU ComputeAccidentalHits Conv3D
     Conv3DBackpropInput Conv3DTranspose CTCLoss Dropout2D Dropout3D DropoutDoMask
@@ -64,8 +65,9 @@ __getattr__ = forwarding(__name__, """
     FusedSparseLazyAdam FusedSparseProximalAdagrad Gelu HShrink HSigmoid HSwish InTopK
     KLDivLoss L2Loss L2Normalize LayerNorm LRN LSTM MaxPool3D MirrorPad Mish NLLLoss
     OneHot Pad PReLU ResizeBilinear ROIAlign SeLU SGD SigmoidCrossEntropyWithLogits
-    SmoothL1Loss Softplus SoftShrink Softsign SparseApplyAdagrad SparseApplyAdagradV2
-    SparseApplyFtrl SparseApplyProximalAdagrad TopK
+    SmoothL1Loss SoftMarginLoss Softplus SoftShrink Softsign SparseApplyAdadelta
+    SparseApplyAdagrad SparseApplyAdagradV2 SparseApplyFtrl SparseApplyProximalAdagrad
+    SparseApplyRMSProp TopK
 """)
 
 _FLOAT = mstype.float_type

@@ -168,6 +168,25 @@ def _kl_grad(reduction: str) -> Callable[..., np.ndarray]:
     return reference
 
 
+def _soft_margin(reduction: str) -> Callable[..., np.ndarray]:
+    def reference(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return _reduce(reduction, np.log(1 + np.exp(-y.astype(F64) * x)), x.dtype)
+
+    return reference
+
+
+def _soft_margin_inputs(rng: np.random.Generator, dt: type) -> tuple:
+    return sample(rng, dt, 3, 4), rng.choice([-1.0, 1.0], (3, 4)).astype(dt)
+
+
+def _soft_margin_grad(reduction: str) -> Callable[..., np.ndarray]:
+    def reference(x: np.ndarray, y: np.ndarray, dout: np.ndarray) -> np.ndarray:
+        dx = -y.astype(F64) / (1 + np.exp(y.astype(F64) * x)) * dout
+        return (dx / x.size if reduction == "mean" else dx).astype(x.dtype)
+
+    return reference
+
+
 def _cases() -> list[OpCase]:
     cases = []
     for r in ("none", "mean", "sum"):
@@ -178,6 +197,17 @@ def _cases() -> list[OpCase]:
                    lambda rng, dt, r=r: (*_kl_inputs(rng, dt),
                                          sample(rng, dt, *((3, 4) if r == "none" else ()))),
                    _kl_grad(r), FLOATS, tolerance=HALF_LOOSE),
+            OpCase(f"SoftMarginLoss/{r}", "SoftMarginLoss", lambda r=r: P.SoftMarginLoss(r),
+                   lambda rng, dt: (sample(rng, dt, 3, 4), sample(rng, dt, 3, 4)),
+                   _soft_margin(r), FLOATS, (0, 1), HALF_LOOSE),
+            OpCase(f"SoftMarginLoss/{r}-labels", "SoftMarginLoss",
+                   lambda r=r: P.SoftMarginLoss(r), _soft_margin_inputs, _soft_margin(r),
+                   FLOATS, (0,), HALF_LOOSE),
+            OpCase(f"SoftMarginLossGrad/{r}", "SoftMarginLossGrad",
+                   lambda r=r: loss_ops.SoftMarginLossGrad(r),
+                   lambda rng, dt, r=r: (*_soft_margin_inputs(rng, dt),
+                                         sample(rng, dt, *((3, 4) if r == "none" else ()))),
+                   _soft_margin_grad(r), FLOATS, tolerance=HALF_LOOSE),
             OpCase(f"BinaryCrossEntropy/{r}", "BinaryCrossEntropy",
                    lambda r=r: P.BinaryCrossEntropy(r), _bce_inputs(True), _bce(r), F32_64,
                    grad=(0,)),

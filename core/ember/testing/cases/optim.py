@@ -134,6 +134,25 @@ def _sign_rule(power: bool) -> Callable[..., tuple]:
     return rule
 
 
+def _keras_momentum(nesterov: bool) -> Callable[..., tuple]:
+    def rule(var: Any, accum: Any, lr: Any, g: Any, momentum: Any) -> tuple:
+        accum = momentum * accum - lr * g
+        return var + (momentum * accum - lr * g if nesterov else accum), accum
+
+    return rule
+
+
+def _amsgrad(b1: float, b2: float, eps: float) -> Callable[..., tuple]:
+    def rule(var: Any, m: Any, v: Any, vhat: Any, b1p: Any, b2p: Any, lr: Any,
+             g: Any) -> tuple:
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g ** 2
+        vhat = np.maximum(vhat, v)
+        return var - lr * np.sqrt(1 - b2p) / (1 - b1p) * m / (np.sqrt(vhat) + eps), m, v, vhat
+
+    return rule
+
+
 def _positive(rng: np.random.Generator, dt: type, *shape: int) -> np.ndarray:
     return rng.uniform(0.1, 1.0, shape).astype(dt)
 
@@ -185,6 +204,12 @@ _DENSE = [  # (name, make, states, returns, rule, inputs)
      _dense_inputs(2, (0.1, np.e, 0.99, 0.9))),
     ("ApplyAddSign", P.ApplyAddSign, 2, 2, _sign_rule(False),
      _dense_inputs(2, (0.1, 1.0, 0.99, 0.9))),
+    ("ApplyKerasMomentum", P.ApplyKerasMomentum, 2, 2, _keras_momentum(False),
+     _dense_inputs(2, (0.1, 0.9), grad_at=1)),
+    ("ApplyKerasMomentum-nesterov", lambda: P.ApplyKerasMomentum(use_nesterov=True), 2, 2,
+     _keras_momentum(True), _dense_inputs(2, (0.1, 0.9), grad_at=1)),
+    ("ApplyAdamWithAmsgrad", lambda: P.ApplyAdamWithAmsgrad(0.9, 0.999, 1e-8), 4, 4,
+     _amsgrad(0.9, 0.999, 1e-8), _dense_inputs(4, (0.9, 0.999, 0.01))),
 ]
 
 
@@ -260,6 +285,12 @@ _SPARSE = [  # (name, make, states, returns, rule, inputs)
      _sparse(_adam(True), 3, 9, lazy=False), _sparse_inputs(3, _ADAM_SCALARS)),
     ("FusedSparseFtrl", lambda: P.FusedSparseFtrl(*_FTRL), 3, 3,
      _sparse(_ftrl, 3, 3, attrs=_FTRL), _sparse_inputs(3, ())),
+    ("SparseApplyRMSProp", lambda: P.SparseApplyRMSProp(0.9, 0.5, 1e-6), 3, 3,
+     _sparse(lambda var, ms, mom, lr, g: _rmsprop(var, ms, mom, lr, g, 0.9, 0.5, 1e-6), 3, 4),
+     _sparse_inputs(3, (0.01,))),
+    ("SparseApplyAdadelta", lambda: P.SparseApplyAdadelta(1e-6), 3, 3,
+     _sparse(lambda var, acc, au, lr, rho, g: _adadelta(var, acc, au, lr, rho, 1e-6, g), 3, 5),
+     _sparse_inputs(3, (0.5, 0.9))),
     ("FusedSparseProximalAdagrad", P.FusedSparseProximalAdagrad, 2, 2,
      _sparse(_proximal_adagrad, 2, 5), _sparse_inputs(2, (0.1, 0.05, 0.2))),
 ]
@@ -321,6 +352,58 @@ _UPDATES = [  # (id, make, held inputs, outputs, rule, inputs)
 ]
 
 
+# -- FusedAdaFactor: (epsilon, clip, beta1, beta2t, weight_decay, lr, grad, param, exp_avg,
+#    row, col, sq), the last five held in Parameters ------------------------------------------
+def _ada_factor(scale: bool, first_moment: bool, decay: bool) -> Callable[..., Any]:
+    """Two Adafactor steps in float64 (Shazeer and Stern's factored second moments, as
+    MindSpore's kernel floors them at 1e-30); returns the parameter."""
+    def reference(eps, clip, beta1, beta2t, wd, lr, grad, param, m, row, col, sq) -> Any:
+        dtype = param.dtype
+        param, m, row, col, sq, grad = (a.astype(F64) for a in (param, m, row, col, sq, grad))
+        eps1, eps2 = eps.astype(F64)
+        for _ in range(2):
+            u = grad ** 2 + eps1
+            if param.ndim >= 2:
+                row = beta2t * row + (1 - beta2t) * u.mean(-1)
+                col = np.maximum(beta2t * col + (1 - beta2t) * u.mean(-2), 1e-30)
+                r = np.sqrt(row / np.maximum(row.mean(-1, keepdims=True), 1e-30))
+                update = grad / np.maximum(r[..., :, None] * np.sqrt(col)[..., None, :], 1e-30)
+            else:
+                sq = np.maximum(beta2t * sq + (1 - beta2t) * u, 1e-30)
+                update = grad / np.sqrt(sq)
+            rate = lr * max(eps2, np.sqrt(np.mean(param ** 2))) if scale else lr
+            update = update * rate / max(np.sqrt(np.mean(update ** 2)) / clip, 1.0)
+            if first_moment:
+                m = beta1 * m + (1 - beta1) * update
+                update = m
+            param = param - update - (param * wd * rate if decay else 0)
+        return param.astype(dtype)
+
+    return reference
+
+
+def _ada_factor_inputs(shape: tuple[int, ...], clip: float) -> Callable[..., tuple]:
+    def inputs(rng: np.random.Generator, dt: type) -> tuple:
+        factored = len(shape) >= 2
+        hyper = [np.asarray(v, np.float32) for v in (clip, 0.9, 0.3, 0.1, 0.05)]
+        states = [sample(rng, dt, *shape),
+                  _positive(rng, dt, *shape[:-1]) if factored else np.zeros(1, dt),
+                  _positive(rng, dt, *shape[:-2], shape[-1]) if factored else np.zeros(1, dt),
+                  np.zeros(1, dt) if factored else _positive(rng, dt, *shape)]
+        return (np.array([1e-30, 1e-3], np.float32), *hyper, sample(rng, dt, *shape),
+                sample(rng, dt, *shape), *states)
+
+    return inputs
+
+
+_ADA_FACTOR = [  # (label, attributes, shape, clip threshold)
+    ("factored-all", (True, True, True), (2, 3, 4), 1.0),
+    ("factored-clipped", (False, False, False), (3, 4), 0.1),
+    ("vector-scaled", (True, False, True), (5,), 1.0),
+    ("vector-moment", (False, True, False), (5,), 1.0),
+]
+
+
 def _cases() -> list[OpCase]:
     cases = []
     for name, make, states, returns, rule, inputs in _DENSE + _SPARSE:
@@ -334,6 +417,11 @@ def _cases() -> list[OpCase]:
         cases.append(OpCase(case_id, primitive, lambda m=make, h=held: twice(m(), h), inputs,
                             _steps(rule, returns), DTYPES,
                             tolerance=ADAM_TOLERANCE if primitive == "Adam" else LOOSE))
+    for label, flags, shape, clip in _ADA_FACTOR:
+        cases.append(OpCase(f"FusedAdaFactor/{label}", "FusedAdaFactor",
+                            lambda f=flags: twice(P.FusedAdaFactor(*f), (7, 8, 9, 10, 11)),
+                            _ada_factor_inputs(shape, clip), _ada_factor(*flags), DTYPES,
+                            tolerance=ADAM_TOLERANCE))
     return cases
 
 

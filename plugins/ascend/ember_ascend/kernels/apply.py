@@ -147,6 +147,7 @@ KERNELS = {name: _apply for name in (
     "ApplyGradientDescent", "ApplyProximalGradientDescent", "ApplyAdagrad", "ApplyAdagradV2",
     "ApplyProximalAdagrad", "ApplyAdaMax", "ApplyAdadelta", "ApplyRMSProp",
     "ApplyCenteredRMSProp", "ApplyFtrl", "ApplyAddSign", "ApplyPowerSign",
+    "ApplyKerasMomentum", "ApplyAdamWithAmsgrad", "SparseApplyRMSProp", "SparseApplyAdadelta",
     "SparseApplyAdagrad", "SparseApplyAdagradV2", "SparseApplyProximalAdagrad",
     "SparseApplyFtrl", "SparseApplyAdam", "SparseApplyLazyAdam", "FusedSparseAdam",
     "FusedSparseLazyAdam", "FusedSparseFtrl", "FusedSparseProximalAdagrad")}

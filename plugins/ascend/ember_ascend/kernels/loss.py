@@ -175,6 +175,25 @@ def _kl_div_grad(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _soft_margin(prim: Any, dev: AscendDevice) -> Any:
+    """softplus(-x * y)."""
+    def kernel(x: DeviceArray, y: DeviceArray) -> DeviceArray:
+        a = Arithmetic(dev, x.dtype)
+        return _reduced(a, _softplus(a, a.op("Neg", a.mul(x, y))), prim.reduction)
+
+    return kernel
+
+
+def _soft_margin_grad(prim: Any, dev: AscendDevice) -> Any:
+    """-y * sigmoid(-x * y) * dout."""
+    def kernel(x: DeviceArray, y: DeviceArray, dout: DeviceArray) -> DeviceArray:
+        a = Arithmetic(dev, x.dtype)
+        slope = a.mul(y, a.op("Sigmoid", a.op("Neg", a.mul(x, y))))
+        return a.op("Neg", a.mul(slope, _spread(a, dout, x, prim.reduction)))
+
+    return kernel
+
+
 KERNELS = {
     "BinaryCrossEntropy": _binary_cross_entropy,
     "BinaryCrossEntropyGrad": _binary_cross_entropy_grad,
@@ -185,6 +204,8 @@ KERNELS = {
     "SmoothL1LossGrad": _smooth_l1_grad,
     "KLDivLoss": _kl_div,
     "KLDivLossGrad": _kl_div_grad,
+    "SoftMarginLoss": _soft_margin,
+    "SoftMarginLossGrad": _soft_margin_grad,
     "NLLLoss": _nll_loss,
     "NLLLossGrad": _nll_loss_grad,
 }

@@ -76,6 +76,21 @@ def _kl_div(prim):
     return kernel
 
 
+def _soft_margin(prim):
+    def kernel(x, y):
+        return _reduce(prim.reduction, _softplus(-x * y).astype(x.dtype, copy=False))
+
+    return kernel
+
+
+def _soft_margin_grad(prim):
+    def kernel(x, y, dout):
+        dx = -y * _sigmoid(-x * y) * _spread(prim.reduction, dout, x)
+        return dx.astype(x.dtype, copy=False)
+
+    return kernel
+
+
 def _nll_loss(prim):
     def kernel(x, labels, weight):
         n, classes = x.shape
@@ -127,6 +142,8 @@ KERNELS = {
     "L2Loss": lambda p: lambda x: np.asarray(np.sum(x * x, dtype=x.dtype) / 2, x.dtype),
     "KLDivLoss": _kl_div,
     "KLDivLossGrad": lambda p: lambda x, y, dout: -y * _spread(p.reduction, dout, x),
+    "SoftMarginLoss": _soft_margin,
+    "SoftMarginLossGrad": _soft_margin_grad,
     "CTCLoss": _ctc_loss,
     "NLLLoss": _nll_loss,
     "NLLLossGrad": _nll_loss_grad,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ember.ops.operations import apply_ops
+from ember.ops.operations import apply_ops, fused_optim_ops
 
 
 def _scalar(value, dtype):
@@ -165,6 +165,20 @@ def _summed_rows(indices, grad, n):
     return rows, summed
 
 
+# -- the fused updates of ``fused_optim_ops``: each primitive's own rule, in float32 ----------
+def _fused(prim):
+    hyper, written = prim.hyper, prim.written
+
+    def kernel(*args):
+        inputs = [np.asarray(a, np.float32).reshape(()) if i in hyper else a.astype(np.float32)
+                  for i, a in enumerate(args)]
+        for i, value in zip(written, prim.update(np, *inputs)):
+            np.copyto(args[i], value, casting="unsafe")
+        return args[written[0]]
+
+    return kernel
+
+
 KERNELS = {
     "Assign": _assign,
     "DynamicAssign": _assign,
@@ -176,4 +190,5 @@ KERNELS = {
     "AdamWeightDecay": _adam_weight_decay,
     "FloatStatus": _float_status,
     **dict.fromkeys(apply_ops.__all__, _apply),
+    **dict.fromkeys(fused_optim_ops.__all__, _fused),
 }

@@ -65,6 +65,14 @@ def _kl_div(prim):
     return kernel
 
 
+def _soft_margin(prim):
+    return lambda x, y: _reduce(prim.reduction, tf.nn.softplus(-x * y))
+
+
+def _soft_margin_grad(prim):
+    return lambda x, y, dout: -y * tf.sigmoid(-x * y) * _spread(prim.reduction, dout, x)
+
+
 def _nll_loss(prim):
     def kernel(x, labels, weight):
         w = tf.gather(weight, labels)
@@ -108,6 +116,8 @@ KERNELS = {
     "L2Loss": lambda p: lambda x: tf.reduce_sum(x * x) / 2,
     "KLDivLoss": _kl_div,
     "KLDivLossGrad": lambda p: lambda x, y, dout: -y * _spread(p.reduction, dout, x),
+    "SoftMarginLoss": _soft_margin,
+    "SoftMarginLossGrad": _soft_margin_grad,
     "CTCLoss": _ctc_loss,
     "NLLLoss": _nll_loss,
     "NLLLossGrad": _nll_loss_grad,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ember.ops.operations import apply_ops
+from ember.ops.operations import apply_ops, fused_optim_ops
 from ember_gpu.device import import_tensorflow
 
 tf = import_tensorflow()
@@ -164,6 +164,21 @@ def _apply(prim: Any) -> Any:
     return kernel
 
 
+# -- the fused updates of ``fused_optim_ops``: each primitive's own rule, in float32 ----------
+def _fused(prim: Any) -> Any:
+    hyper, written = prim.hyper, prim.written
+
+    def kernel(*args: Any) -> Any:
+        inputs = [tf.cast(a.value() if isinstance(a, tf.Variable) else a, tf.float32)
+                  for a in args]
+        inputs = [tf.reshape(a, ()) if i in hyper else a for i, a in enumerate(inputs)]
+        for i, value in zip(written, prim.update(tnp, *inputs)):
+            args[i].assign(tf.cast(value, args[i].dtype), read_value=False)
+        return args[written[0]]
+
+    return kernel
+
+
 KERNELS = {
     "Assign": _assign,
     "DynamicAssign": _assign,
@@ -175,4 +190,5 @@ KERNELS = {
     "AdamWeightDecay": _adam_weight_decay,
     "FloatStatus": _float_status,
     **dict.fromkeys(apply_ops.__all__, _apply),
+    **dict.fromkeys(fused_optim_ops.__all__, _fused),
 }
