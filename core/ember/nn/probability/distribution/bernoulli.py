@@ -4,25 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from ember._checkparam import Validator
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops import functional as F
-from ember.ops.operations import random_ops as R
 
 from .._utils import (
     check_distribution_name,
-    check_prob,
     clamp_probs,
     log_generic,
     where,
 )
-from .distribution import Distribution
+from ._success import SuccessProbability
 
 __all__ = ["Bernoulli"]
 
 
-class Bernoulli(Distribution):
+class Bernoulli(SuccessProbability):
     """The Bernoulli distribution: 1 with probability ``probs``, else 0.
 
     Args:
@@ -44,23 +41,7 @@ class Bernoulli(Distribution):
 
     def __init__(self, probs: Any = None, seed: int | None = None,
                  dtype: mstype.Type = mstype.int32, name: str = "Bernoulli") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"probs": probs}
-        Validator.check_type_name("dtype", dtype, mstype.number_type, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._probs = self._add_parameter(probs, "probs")
-        if self._probs is not None:
-            check_prob(self._probs)
-        self._uniform = R.UniformReal(self.seed)
-
-    @property
-    def probs(self) -> Tensor | None:
-        return self._probs
-
-    def extend_repr(self) -> str:
-        if self.is_scalar_batch:
-            return f"probs = {self._probs}"
-        return f"batch_shape = {self._broadcast_shape}"
+        super().__init__(probs, seed, dtype, name, dict(locals()))
 
     def _mean(self, probs1: Tensor | None = None) -> Tensor:
         return self._check_param_type(probs1)

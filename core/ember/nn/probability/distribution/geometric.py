@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ember._checkparam import Validator
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops import functional as F
-from ember.ops.operations import random_ops as R
 
-from .._utils import check_distribution_name, check_prob, log_generic, where
-from .distribution import Distribution
+from .._utils import check_distribution_name, log_generic, where
+from ._success import SuccessProbability
 
 __all__ = ["Geometric"]
 
 
-class Geometric(Distribution):
+class Geometric(SuccessProbability):
     """The Geometric distribution: the number of failures before the first success of
     Bernoulli trials of success probability ``probs``, ``P(k) = (1 - p)^k p`` for k >= 0.
 
@@ -34,23 +32,7 @@ class Geometric(Distribution):
 
     def __init__(self, probs: Any = None, seed: int | None = None,
                  dtype: mstype.Type = mstype.int32, name: str = "Geometric") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"probs": probs}
-        Validator.check_type_name("dtype", dtype, mstype.number_type, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._probs = self._add_parameter(probs, "probs")
-        if self._probs is not None:
-            check_prob(self._probs)
-        self._uniform = R.UniformReal(self.seed)
-
-    @property
-    def probs(self) -> Tensor | None:
-        return self._probs
-
-    def extend_repr(self) -> str:
-        if self.is_scalar_batch:
-            return f"probs = {self._probs}"
-        return f"batch_shape = {self._broadcast_shape}"
+        super().__init__(probs, seed, dtype, name, dict(locals()))
 
     def _mean(self, probs1: Tensor | None = None) -> Tensor:
         probs1 = self._check_param_type(probs1)
