@@ -63,6 +63,7 @@ def copy(self: Tensor) -> Tensor:
     return Tensor(self.asnumpy(), self.dtype)
 
 
+_COMPARABLE = (numbers.Number, Tensor)  # what == and != compare elementwise
 _SEQUENCES = (tuple, list)  # beside a Tensor in an operator they are Tensors, as in MindSpore
 
 
@@ -76,8 +77,7 @@ def _binary(fn: Any, reflected: bool = False) -> Any:
 def _equality(fn: Any, unlike: bool) -> Any:
     """``==``/``!=`` as MindSpore's: elementwise against a Tensor or number (NumPy's scalars
     too); against anything else (a string, None, a sequence) the plain answer ``unlike``."""
-    return lambda self, other: fn(self, other) if isinstance(
-        other, numbers.Number | Tensor) else unlike
+    return lambda self, other: fn(self, other) if isinstance(other, _COMPARABLE) else unlike
 
 
 def _unary(fn: Any) -> Any:
