@@ -41,7 +41,7 @@ class Bernoulli(SuccessProbability):
 
     def __init__(self, probs: Any = None, seed: int | None = None,
                  dtype: mstype.Type = mstype.int32, name: str = "Bernoulli") -> None:
-        super().__init__(probs, seed, dtype, name, dict(locals()))
+        super().__init__(seed, dtype, name, dict(locals()))
 
     def _mean(self, probs1: Tensor | None = None) -> Tensor:
         return self._check_param_type(probs1)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ember._checkparam import Validator
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.nn.layer.math import DiGamma, LBeta
@@ -35,39 +34,17 @@ class Beta(Distribution):
     """
 
     _dist_type = "Beta"
+    _param_checks = {"concentration1": check_greater_zero,
+                     "concentration0": check_greater_zero}
 
     def __init__(self, concentration1: Any = None, concentration0: Any = None,
                  seed: int | None = None, dtype: mstype.Type = mstype.float32,
                  name: str = "Beta") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"concentration1": concentration1,
-                               "concentration0": concentration0}
-        Validator.check_type_name("dtype", dtype, mstype.float_type, type(self).__name__)
         refuse_scalar("Beta", concentration1=concentration1, concentration0=concentration0)
-        super().__init__(seed, dtype, name, param)
-        self._concentration1 = self._add_parameter(concentration1, "concentration1")
-        self._concentration0 = self._add_parameter(concentration0, "concentration0")
-        if self._concentration1 is not None:
-            check_greater_zero(self._concentration1, "concentration1")
-        if self._concentration0 is not None:
-            check_greater_zero(self._concentration0, "concentration0")
+        super().__init__(seed, dtype, name, dict(locals()))
         self.digamma = DiGamma()
         self.lbeta = LBeta()
         self._gamma = R.Gamma(self.seed)
-
-    @property
-    def concentration1(self) -> Tensor | None:
-        return self._concentration1
-
-    @property
-    def concentration0(self) -> Tensor | None:
-        return self._concentration0
-
-    def extend_repr(self) -> str:
-        if self.is_scalar_batch:
-            return (f"concentration1 = {self._concentration1}, "
-                    f"concentration0 = {self._concentration0}")
-        return f"batch_shape = {self._broadcast_shape}"
 
     def _mean(self, concentration1: Tensor | None = None,
               concentration0: Tensor | None = None) -> Tensor:

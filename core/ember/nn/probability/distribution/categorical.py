@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from ember._checkparam import Validator
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops import functional as F
@@ -42,31 +41,20 @@ class Categorical(Distribution):
     """
 
     _dist_type = "Categorical"
+    _param_checks = {"probs": None}
+    _dtypes = mstype.number_type
 
     def __init__(self, probs: Any = None, seed: int | None = None,
                  dtype: mstype.Type = mstype.int32, name: str = "Categorical") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"probs": probs}
-        Validator.check_type_name("dtype", dtype, mstype.number_type, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._probs = self._add_parameter(probs, "probs")
-        if self._probs is not None:
-            check_rank(self._probs)
-            check_prob(self._probs)
-            check_sum_equal_one(self._probs)
-            if self._probs.shape[:-1] == ():
+        super().__init__(seed, dtype, name, dict(locals()))
+        if self.probs is not None:
+            check_rank(self.probs)
+            check_prob(self.probs)
+            check_sum_equal_one(self.probs)
+            if self.probs.shape[:-1] == ():
                 self._is_scalar_batch = True
             self._broadcast_shape = self._broadcast_shape[:-1]
         self._multinomial = R.Multinomial(self.seed)
-
-    @property
-    def probs(self) -> Tensor | None:
-        return self._probs
-
-    def extend_repr(self) -> str:
-        if self.is_scalar_batch:
-            return f"probs = {self._probs}"
-        return f"batch_shape = {self._broadcast_shape}"
 
     def _classes(self, probs: Tensor) -> Tensor:
         """``0 .. K-1`` in ``probs``' dtype."""

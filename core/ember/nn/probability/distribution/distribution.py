@@ -66,8 +66,24 @@ class Distribution(Cell):
     """
 
     _dist_type: str | None = None  # what get_dist_type returns
+    #: the parameters (``dist_spec_args``) in order, each with the check (``check(tensor,
+    #: name)``) that a value given at construction must pass, or None
+    _param_checks: dict[str, Callable[[Tensor, str], None] | None] = {}
+    _dtypes: tuple = mstype.float_type  # the event dtypes accepted
+    _repr_labels: dict[str, str] = {}  # a parameter's label in repr, where not its name
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Each parameter that the subclass does not name otherwise becomes a read-only
+        property holding its default (``Exponential(0.5).rate``)."""
+        super().__init_subclass__(**kwargs)
+        for name in cls._param_checks:
+            if not hasattr(cls, name):
+                setattr(cls, name, property(lambda self, n=name: self._default(n)))
 
     def __init__(self, seed: int | None, dtype: mstype.Type, name: str, param: dict) -> None:
+        if "distribution" not in param:
+            Validator.check_type_name("dtype", dtype, self._dtypes, type(self).__name__)
+            param["param_dict"] = {n: param[n] for n in self._param_checks}
         super().__init__()
         seed = 0 if seed is None else seed
         Validator.check_value_type("name", name, [str], type(self).__name__)
@@ -84,6 +100,7 @@ class Distribution(Cell):
             self._batch_shape = self._calc_batch_shape()
             self._is_scalar_batch = self._check_is_scalar_batch()
             self._broadcast_shape = self._batch_shape
+            self._reset_parameters(**param["param_dict"])
         self._set_calls()
 
     @property
@@ -115,9 +132,27 @@ class Distribution(Cell):
         return self._broadcast_shape
 
     # -- parameters ---------------------------------------------------------------------------
-    def _reset_parameters(self) -> None:
+    def _reset_parameters(self, **values: Any) -> None:
+        """Make ``values`` (given at construction, by parameter name) the parameters'
+        defaults, each checked by its ``_param_checks`` entry."""
         self.default_parameters = []
         self.parameter_names = []
+        for name, value in values.items():
+            default = self._add_parameter(value, name)
+            check = self._param_checks.get(name)
+            if default is not None and check is not None:
+                check(default, name)
+
+    def _default(self, name: str) -> Tensor | None:
+        return self.default_parameters[self.parameter_names.index(name)]
+
+    def extend_repr(self) -> str:
+        if not self._param_checks:
+            return super().extend_repr()
+        if not self.is_scalar_batch:
+            return f"batch_shape = {self._broadcast_shape}"
+        return ", ".join(f"{self._repr_labels.get(n, n)} = {v}"
+                         for n, v in zip(self.parameter_names, self.default_parameters))
 
     def _add_parameter(self, value: Any, name: str) -> Tensor | None:
         """Record ``value`` (as a Tensor of ``parameter_type``) as the default of the

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ember._checkparam import Validator
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops import functional as F
@@ -31,26 +30,12 @@ class Exponential(Distribution):
     """
 
     _dist_type = "Exponential"
+    _param_checks = {"rate": check_greater_zero}
 
     def __init__(self, rate: Any = None, seed: int | None = None,
                  dtype: mstype.Type = mstype.float32, name: str = "Exponential") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"rate": rate}
-        Validator.check_type_name("dtype", dtype, mstype.float_type, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._rate = self._add_parameter(rate, "rate")
-        if self._rate is not None:
-            check_greater_zero(self._rate, "rate")
+        super().__init__(seed, dtype, name, dict(locals()))
         self._uniform = R.UniformReal(self.seed)
-
-    @property
-    def rate(self) -> Tensor | None:
-        return self._rate
-
-    def extend_repr(self) -> str:
-        if self.is_scalar_batch:
-            return f"rate = {self._rate}"
-        return f"batch_shape = {self._broadcast_shape}"
 
     def _mean(self, rate: Tensor | None = None) -> Tensor:
         return F.reciprocal(self._check_param_type(rate))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ember._checkparam import Validator
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.nn.layer.math import DiGamma, IGamma, LGamma
@@ -41,37 +40,16 @@ class Gamma(Distribution):
     """
 
     _dist_type = "Gamma"
+    _param_checks = {"concentration": check_greater_zero, "rate": check_greater_zero}
 
     def __init__(self, concentration: Any = None, rate: Any = None, seed: int | None = None,
                  dtype: mstype.Type = mstype.float32, name: str = "Gamma") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"concentration": concentration, "rate": rate}
-        Validator.check_type_name("dtype", dtype, mstype.float_type, type(self).__name__)
         refuse_scalar("Gamma", concentration=concentration, rate=rate)
-        super().__init__(seed, dtype, name, param)
-        self._concentration = self._add_parameter(concentration, "concentration")
-        self._rate = self._add_parameter(rate, "rate")
-        if self._concentration is not None:
-            check_greater_zero(self._concentration, "concentration")
-        if self._rate is not None:
-            check_greater_zero(self._rate, "rate")
+        super().__init__(seed, dtype, name, dict(locals()))
         self.lgamma = LGamma()
         self.digamma = DiGamma()
         self.igamma = IGamma()
         self._gamma = R.Gamma(self.seed)
-
-    @property
-    def concentration(self) -> Tensor | None:
-        return self._concentration
-
-    @property
-    def rate(self) -> Tensor | None:
-        return self._rate
-
-    def extend_repr(self) -> str:
-        if self.is_scalar_batch:
-            return f"concentration = {self._concentration}, rate = {self._rate}"
-        return f"batch_shape = {self._broadcast_shape}"
 
     def _mean(self, concentration: Tensor | None = None, rate: Tensor | None = None) -> Tensor:
         concentration, rate = self._check_param_type(concentration, rate)

@@ -32,7 +32,7 @@ class Geometric(SuccessProbability):
 
     def __init__(self, probs: Any = None, seed: int | None = None,
                  dtype: mstype.Type = mstype.int32, name: str = "Geometric") -> None:
-        super().__init__(probs, seed, dtype, name, dict(locals()))
+        super().__init__(seed, dtype, name, dict(locals()))
 
     def _mean(self, probs1: Tensor | None = None) -> Tensor:
         probs1 = self._check_param_type(probs1)

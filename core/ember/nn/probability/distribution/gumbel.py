@@ -38,6 +38,7 @@ class Gumbel(TransformedDistribution):
     """
 
     _dist_type = "Gumbel"
+    _param_checks = {"loc": None, "scale": None}
 
     def __init__(self, loc: Any, scale: Any, seed: int = 0,
                  dtype: mstype.Type = mstype.float32, name: str = "Gumbel") -> None:
@@ -45,24 +46,9 @@ class Gumbel(TransformedDistribution):
         gumbel_cdf = GumbelCDF(loc, scale)
         super().__init__(distribution=Uniform(0.0, 1.0, seed=seed, dtype=dtype),
                          bijector=Invert(gumbel_cdf), seed=seed, name=name)
-        self._reset_parameters()
-        self._loc = self._add_parameter(loc, "loc")
-        self._scale = self._add_parameter(scale, "scale")
+        self._reset_parameters(loc=loc, scale=scale)
         self._gumbel_bijector = gumbel_cdf
         self.lgamma = LGamma()
-
-    @property
-    def loc(self) -> Tensor:
-        return self._loc
-
-    @property
-    def scale(self) -> Tensor:
-        return self._scale
-
-    def extend_repr(self) -> str:
-        if self.is_scalar_batch:
-            return f"loc = {self._loc}, scale = {self._scale}"
-        return f"batch_shape = {self._broadcast_shape}"
 
     def _loc_scale(self) -> tuple[Tensor, Tensor]:
         return self._check_param_type(None, None)

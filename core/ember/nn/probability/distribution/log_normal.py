@@ -32,27 +32,13 @@ class LogNormal(TransformedDistribution):
     """
 
     _dist_type = "LogNormal"
+    _param_checks = {"loc": None, "scale": None}
 
     def __init__(self, loc: Any = None, scale: Any = None, seed: int = 0,
                  dtype: mstype.Type = mstype.float32, name: str = "LogNormal") -> None:
         super().__init__(distribution=Normal(loc, scale, seed=seed, dtype=dtype),
                          bijector=Exp(), seed=seed, name=name)
-        self._reset_parameters()
-        self._loc = self._add_parameter(loc, "loc")
-        self._scale = self._add_parameter(scale, "scale")
-
-    @property
-    def loc(self) -> Tensor | None:
-        return self._loc
-
-    @property
-    def scale(self) -> Tensor | None:
-        return self._scale
-
-    def extend_repr(self) -> str:
-        if self.is_scalar_batch:
-            return f"loc = {self._loc}, scale = {self._scale}"
-        return f"batch_shape = {self._broadcast_shape}"
+        self._reset_parameters(loc=loc, scale=scale)
 
     def _mean(self, loc: Tensor | None = None, scale: Tensor | None = None) -> Tensor:
         loc, scale = self._check_param_type(loc, scale)

@@ -35,7 +35,7 @@ class Logistic(LocationScale):
 
     def __init__(self, loc: Any = None, scale: Any = None, seed: int | None = None,
                  dtype: mstype.Type = mstype.float32, name: str = "Logistic") -> None:
-        super().__init__(loc, scale, seed, dtype, name, dict(locals()))
+        super().__init__(seed, dtype, name, dict(locals()))
 
     def _mean(self, loc: Tensor | None = None, scale: Tensor | None = None) -> Tensor:
         return self._check_param_type(loc, scale)[0]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ember._checkparam import Validator
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops import functional as F
@@ -39,23 +38,14 @@ class Normal(Distribution):
     """
 
     _dist_type = "Normal"
+    _param_checks = {"mean": None,
+                     "sd": lambda sd, _: check_greater_zero(sd, "Standard deviation")}
+    _repr_labels = {"sd": "standard deviation"}
 
     def __init__(self, mean: Any = None, sd: Any = None, seed: int | None = None,
                  dtype: mstype.Type = mstype.float32, name: str = "Normal") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"mean": mean, "sd": sd}
-        Validator.check_type_name("dtype", dtype, mstype.float_type, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._mean_value = self._add_parameter(mean, "mean")
-        self._sd_value = self._add_parameter(sd, "sd")
-        if self._sd_value is not None:
-            check_greater_zero(self._sd_value, "Standard deviation")
+        super().__init__(seed, dtype, name, dict(locals()))
         self._normal = R.StandardNormal(self.seed)
-
-    def extend_repr(self) -> str:
-        if self.is_scalar_batch:
-            return f"mean = {self._mean_value}, standard deviation = {self._sd_value}"
-        return f"batch_shape = {self._broadcast_shape}"
 
     def _mean(self, mean: Tensor | None = None, sd: Tensor | None = None) -> Tensor:
         return self._check_param_type(mean, sd)[0]

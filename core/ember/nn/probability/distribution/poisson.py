@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ember._checkparam import Validator
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.nn.layer.math import IGamma, LGamma
@@ -33,29 +32,16 @@ class Poisson(Distribution):
     """
 
     _dist_type = "Poisson"
+    _param_checks = {"rate": check_greater_zero}
+    _dtypes = mstype.number_type
 
     def __init__(self, rate: Any = None, seed: int | None = None,
                  dtype: mstype.Type = mstype.float32, name: str = "Poisson") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"rate": rate}
-        Validator.check_type_name("dtype", dtype, mstype.number_type, type(self).__name__)
         refuse_scalar("Poisson", rate=rate)
-        super().__init__(seed, dtype, name, param)
-        self._rate = self._add_parameter(rate, "rate")
-        if self._rate is not None:
-            check_greater_zero(self._rate, "rate")
+        super().__init__(seed, dtype, name, dict(locals()))
         self.lgamma = LGamma()
         self.igamma = IGamma()
         self._poisson = R.Poisson(self.seed)
-
-    @property
-    def rate(self) -> Tensor | None:
-        return self._rate
-
-    def extend_repr(self) -> str:
-        if self.is_scalar_batch:
-            return f"rate = {self._rate}"
-        return f"batch_shape = {self._broadcast_shape}"
 
     def _mean(self, rate: Tensor | None = None) -> Tensor:
         return self._check_param_type(rate)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ember._checkparam import Validator
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops import functional as F
@@ -31,31 +30,14 @@ class Uniform(Distribution):
     """
 
     _dist_type = "Uniform"
+    _param_checks = {"low": None, "high": None}
 
     def __init__(self, low: Any = None, high: Any = None, seed: int | None = None,
                  dtype: mstype.Type = mstype.float32, name: str = "Uniform") -> None:
-        param = dict(locals())
-        param["param_dict"] = {"low": low, "high": high}
-        Validator.check_type_name("dtype", dtype, mstype.float_type, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._low = self._add_parameter(low, "low")
-        self._high = self._add_parameter(high, "high")
-        if self._low is not None and self._high is not None:
-            check_greater(self._low, self._high, "low", "high")
+        super().__init__(seed, dtype, name, dict(locals()))
+        if self.low is not None and self.high is not None:
+            check_greater(self.low, self.high, "low", "high")
         self._uniform = R.UniformReal(self.seed)
-
-    @property
-    def low(self) -> Tensor | None:
-        return self._low
-
-    @property
-    def high(self) -> Tensor | None:
-        return self._high
-
-    def extend_repr(self) -> str:
-        if self.is_scalar_batch:
-            return f"low = {self._low}, high = {self._high}"
-        return f"batch_shape = {self._broadcast_shape}"
 
     def _mean(self, low: Tensor | None = None, high: Tensor | None = None) -> Tensor:
         low, high = self._check_param_type(low, high)
