@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ember import Tensor, context, dump
+import ember
+from ember import Tensor, context, dump, ops
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from nets import DenseReLU  # noqa: E402
@@ -130,3 +131,41 @@ def test_start_without_configuration(monkeypatch) -> None:
     monkeypatch.delenv(dump.ENV, raising=False)
     with pytest.raises(ValueError, match="MINDSPORE_DUMP_CONFIG is not set"):
         dump.start()
+
+
+@pytest.mark.parametrize("mode", [context.GRAPH_MODE, context.PYNATIVE_MODE])
+def test_dump_mode_2_dumps_the_ops_set_dump_marked(tmp_path: Path, mode: int) -> None:
+    context.set_context(mode=mode, device_target="CPU")
+    net = DenseReLU()
+    x = np.random.default_rng(1).standard_normal((2, 4)).astype(np.float32)
+    ember.set_dump(net.relu)
+    dump.start(config(tmp_path / "relu", dump_mode=2))
+    out = net(Tensor(x)).asnumpy()
+    dump.stop()
+    got = files(tmp_path / "relu")
+    assert {(k[4], k[6]) for k in got} == {("ReLU", "input"), ("ReLU", "output")}
+    np.testing.assert_array_equal([v for k, v in got.items() if k[6] == "output"][0], out)
+
+    ember.set_dump(net)
+    ember.set_dump(net.relu, enabled=False)
+    dump.start(config(tmp_path / "dense", dump_mode=2))
+    net(Tensor(x))
+    dump.stop()
+    assert {k[4] for k in files(tmp_path / "dense")} == {"MatMul", "BiasAdd"}
+
+
+def test_set_dump_marks_primitives_and_checks_its_arguments() -> None:
+    add = ops.Add()
+    assert ember.set_dump(add) is None and add.attrs["dump"] == "true"
+    ember.set_dump(add, False)
+    assert add.attrs["dump"] == "false"
+    marked = DenseReLU()
+    ember.common.set_dump(marked)
+    prims = [v for _, c in marked.cells_and_names() for v in vars(c).values()
+             if isinstance(v, ops.Primitive)]
+    assert prims and all(p.attrs["dump"] == "true" for p in prims)
+    with pytest.raises(ValueError, match="'target' must be a Cell or a Primitive, but got int"):
+        ember.set_dump(1)
+    with pytest.raises(ValueError, match="'enabled' must be a bool, but got 1"):
+        ember.set_dump(add, 1)
+    assert add.attrs["dump"] == "false"

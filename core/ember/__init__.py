@@ -57,6 +57,7 @@ from ember.context import (
     set_context,
     set_ps_context,
 )
+from ember.dump import set_dump
 from ember.log import get_level, get_log_config
 from ember.ops.function import grad, value_and_grad
 from ember.profiler import Profiler
@@ -92,7 +93,8 @@ __all__ = [
     "log", "merge_sliced_parameter", "ms_function", "nn", "ops", "parse_print", "profiler",
     "pytype_to_dtype",
     "reset_auto_parallel_context", "reset_ps_context", "run_check", "save_checkpoint",
-    "set_auto_parallel_context", "set_context", "set_ps_context", "set_seed", "short", "single",
+    "set_auto_parallel_context", "set_context", "set_dump", "set_ps_context", "set_seed",
+    "short", "single",
     "tensor_type", "ubyte", "uint", "uint8", "uint16", "uint32", "uint64", "uintc", "uintp",
     "ushort", "value_and_grad",
 ]

@@ -9,7 +9,8 @@ when ember is imported, or by :func:`start`)::
      "e2e_dump_settings": {"enable": true, "trans_flag": true}}
 
 ``dump_mode`` 0 dumps every op, 1 the ops named in ``kernels`` (full scope names such as
-``Default/conv1-Conv2d/Conv2D-op0``, or the name after the scope, ``Conv2D-op0``);
+``Default/conv1-Conv2d/Conv2D-op0``, or the name after the scope, ``Conv2D-op0``), 2 the ops
+whose primitive :func:`set_dump` marked;
 ``iteration`` is ``"all"`` or steps and ranges joined by ``|``; ``input_output`` 0 dumps
 inputs and outputs, 1 inputs only, 2 outputs only; ``support_device`` lists the device_ids
 that dump. ``set_context(enable_dump=True)`` dumps too: with the file's settings when
@@ -39,12 +40,13 @@ import numpy as np
 from ember import _instrument
 from ember._options import Option, absolute_path, fields, in_range, one_of, sequence_of
 
-__all__ = ["DumpConfig", "start", "stop"]
+__all__ = ["DumpConfig", "set_dump", "start", "stop"]
 
 ENV = "MINDSPORE_DUMP_CONFIG"
 
 _COMMON = fields(
-    Option("dump_mode", int, 0, "0: every op; 1: the ops in kernels.", one_of(0, 1)),
+    Option("dump_mode", int, 0, "0: every op; 1: the ops in kernels; 2: the ops set_dump marked.",
+           one_of(0, 1, 2)),
     Option("path", str, "", "Absolute directory of the dump.", absolute_path),
     Option("net_name", str, "Net", "Name of the network, a directory level."),
     Option("iteration", str, "all", "'all', or steps and ranges such as '0|5-8'."),
@@ -100,6 +102,8 @@ class DumpConfig:
     def selects(self, op: _instrument.OpInfo, iteration: int) -> bool:
         if self.iterations is not None and iteration not in self.iterations:
             return False
+        if self.mode == 2:
+            return getattr(op.prim, "dump", "false") == "true"
         return self.mode == 0 or op.name in self.kernels or op.short_name in self.kernels
 
 
@@ -158,6 +162,29 @@ class _Dump:
                 np.save(folder / f"{stem}.output.{slot}.DefaultFormat.npy",
                         np.asarray(op.to_host(array)))
         self.inputs = None
+
+
+def set_dump(target: Any, enabled: bool = True) -> None:
+    """Mark (or, ``enabled=False``, unmark) ``target`` for ``dump_mode`` 2: a Primitive, or
+    a Cell with the primitives held in its attributes and those of its cells, recursively.
+    The mark is the primitive attribute ``dump`` (``"true"``/``"false"``); primitives made
+    inside ``construct`` (``ops.functional``) and those of backward rules are not marked."""
+    from ember.nn import Cell
+    from ember.ops.primitive import Primitive
+
+    if not isinstance(target, (Cell, Primitive)):
+        raise ValueError("set_dump: 'target' must be a Cell or a Primitive, but got "
+                         f"{type(target).__name__}")
+    if not isinstance(enabled, bool):
+        raise ValueError(f"set_dump: 'enabled' must be a bool, but got {enabled!r}")
+    mark = "true" if enabled else "false"
+    if isinstance(target, Primitive):
+        target.add_prim_attr("dump", mark)
+        return
+    for _, cell in target.cells_and_names():
+        for value in vars(cell).values():
+            if isinstance(value, Primitive):
+                value.add_prim_attr("dump", mark)
 
 
 def _is_array(value: Any) -> bool:

@@ -14,7 +14,7 @@ NAMES: dict[str, list[str]] = {
     "ember": [
         # mindspore/__init__.py: run_check, common, train, log, context
         "run_check", "Tensor", "RowTensor", "SparseTensor", "ms_function", "Parameter",
-        "ParameterTuple", "set_seed", "get_seed", "Model", "DatasetHelper", "amp",
+        "ParameterTuple", "set_seed", "get_seed", "set_dump", "Model", "DatasetHelper", "amp",
         "connect_network_with_dataset", "build_train_network", "LossScaleManager",
         "FixedLossScaleManager", "DynamicLossScaleManager", "save_checkpoint", "load_checkpoint",
         "load_param_into_net", "export", "load", "parse_print", "build_searched_strategy",

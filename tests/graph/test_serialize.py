@@ -157,7 +157,7 @@ def structure(graph: Graph) -> list:
     return [graph.name, graph._next_id, [value(v) for v in graph.inputs],
             [(*value(v), v.param.name) for v in graph.params],
             [(*value(v), v.array.dtype, v.array.tobytes()) for v in graph.consts],
-            [(n.id, type(n.prim), n.prim.attrs(), [inline(x) for x in n.inputs],
+            [(n.id, type(n.prim), n.prim.attrs, [inline(x) for x in n.inputs],
               [(*value(v), v.node.id) for v in n.outputs], n.scope, n.source, n.multi)
              for n in graph.nodes],
             [inline(x) for x in graph.outputs], graph.out_tree]

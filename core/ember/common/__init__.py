@@ -1,8 +1,9 @@
 """Tensors, parameters and dtypes (MindSpore's ``mindspore.common``).
 
 The submodules are ``api``, ``dtype``, ``initializer``, ``parameter``, ``seed``, ``tensor`` and
-``sparse_tensor``; their public names are also reachable here (``from ember.common import
-Tensor``), loaded on first use so that importing a submodule stays cheap.
+``sparse_tensor``; their public names, and ``set_dump`` (of ``ember.dump``), are also reachable
+here (``from ember.common import Tensor``), loaded on first use so that importing a submodule
+stays cheap.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ _HOMES = {
     "Tensor": "tensor", "Parameter": "parameter", "ParameterTuple": "parameter",
     "RowTensor": "sparse_tensor", "SparseTensor": "sparse_tensor", "ms_function": "api",
     "set_seed": "seed", "get_seed": "seed", "initializer": "initializer",
+    "set_dump": "ember.dump",
 }
 
 
@@ -24,4 +26,5 @@ def __getattr__(name: str) -> Any:
         if isinstance(getattr(dtype, name, None), dtype.Type):
             return getattr(dtype, name)
         raise AttributeError(f"module 'ember.common' has no attribute '{name}'")
-    return getattr(importlib.import_module(f"ember.common.{home}"), name)
+    return getattr(importlib.import_module(home if "." in home else f"ember.common.{home}"),
+                   name)

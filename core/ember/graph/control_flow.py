@@ -61,7 +61,8 @@ class _ControlFlow(Primitive):
     def pure(self) -> bool:  # type: ignore[override]
         return all(getattr(n.prim, "pure", True) for g in self.graphs for n in g.nodes)
 
-    def attrs(self) -> dict[str, Any]:
+    @property
+    def attrs(self) -> dict[str, Any]:  # type: ignore[override]
         return {"graphs": tuple(g.name for g in self.graphs)}
 
 
@@ -117,8 +118,9 @@ class WhileLoop(_ControlFlow):
     def graphs(self) -> tuple[Graph, ...]:  # type: ignore[override]
         return self.cond, self.body
 
-    def attrs(self) -> dict[str, Any]:
-        return {**super().attrs(), "count": self.count, **({"save": True} if self.save else {})}
+    @property
+    def attrs(self) -> dict[str, Any]:  # type: ignore[override]
+        return {**super().attrs, "count": self.count, **({"save": True} if self.save else {})}
 
     def infer(self, *inputs: Any) -> list[Spec]:
         specs = [(v.shape, v.dtype) for v in self.body.outputs]
@@ -146,8 +148,9 @@ class ReverseScan(_ControlFlow):
     def graphs(self) -> tuple[Graph, ...]:  # type: ignore[override]
         return (self.body,)
 
-    def attrs(self) -> dict[str, Any]:
-        return {**super().attrs(), "count": self.count}
+    @property
+    def attrs(self) -> dict[str, Any]:  # type: ignore[override]
+        return {**super().attrs, "count": self.count}
 
     def infer(self, *inputs: Any) -> list[Spec]:
         return [(v.shape, v.dtype) for v in self.body.outputs]

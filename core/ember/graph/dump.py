@@ -52,7 +52,7 @@ def _outputs_of(node: Node) -> str:
 
 
 def _node_line(node: Node) -> str:
-    attrs = node.prim.attrs() if hasattr(node.prim, "attrs") else {}
+    attrs = node.prim.attrs if hasattr(node.prim, "attrs") else {}
     shown = " {" + ", ".join(f"{k}={v!r}" for k, v in attrs.items()) + "}" if attrs else ""
     specs = ", ".join(_spec(v) for v in node.outputs) or "()"
     args = ", ".join(_arg(x) for x in node.inputs)

@@ -93,7 +93,7 @@ def eliminate_common_subexpressions(graph: Graph) -> Graph:
         if _pure(node):
             try:
                 state = tuple(versions.get(v.id, 0) for v in node.tensor_inputs())
-                key = (type(node.prim), _frozen(node.prim.attrs()), _frozen(node.inputs),
+                key = (type(node.prim), _frozen(node.prim.attrs), _frozen(node.inputs),
                        state)
             except TypeError:
                 key = None
@@ -240,7 +240,7 @@ def _relu_pool(y: Value, readers: dict[int, list[tuple[Node, int]]],
             continue
         grad = node.outputs[0]
         after = readers.get(grad.id, [])
-        if (i != 0 or node.inputs[1] is not pooled or node.prim.attrs() != pool.prim.attrs()
+        if (i != 0 or node.inputs[1] is not pooled or node.prim.attrs != pool.prim.attrs
                 or grad.id in returned or len(after) != 1
                 or after[0][0].prim.name != "ReluGrad" or after[0][1] != 0
                 or after[0][0].inputs[1] is not y):

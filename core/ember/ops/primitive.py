@@ -76,8 +76,9 @@ class Primitive:
         raise RuntimeError(f"primitive {self.name} has no backward rule: it is not "
                            "differentiable in ember")
 
+    @property
     def attrs(self) -> dict[str, Any]:
-        """The primitive's attributes, as shown in errors and graph dumps."""
+        """The primitive's attributes (a new dict), as shown in errors and graph dumps."""
         return {k: v for k, v in vars(self).items() if not k.startswith("_") and k != "name"}
 
     def add_prim_attr(self, name: str, value: Any) -> Primitive:
@@ -123,7 +124,7 @@ class Primitive:
         return run(self, args, spec)
 
     def __repr__(self) -> str:
-        attrs = ", ".join(f"{k}={v!r}" for k, v in self.attrs().items())
+        attrs = ", ".join(f"{k}={v!r}" for k, v in self.attrs.items())
         return f"Prim[{self.name}]" + (f"<{attrs}>" if attrs else "")
 
 
