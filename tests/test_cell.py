@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import ember
 from ember import Parameter, Tensor, nn, ops
 
 
@@ -149,3 +150,27 @@ def test_kernel_errors_name_the_op_and_the_users_line():
     assert f"{__file__}:" in message
     frames = [entry.path for entry in info.traceback]
     assert not any("ember_cpu" in str(path) for path in frames)
+
+
+def test_add_flags_sets_attributes_recursively_and_fp16_computes_in_float16() -> None:
+    class Net(nn.Cell):
+        def __init__(self) -> None:
+            super().__init__(flags={"mark": 1})
+            self.dense = nn.Dense(3, 2)
+
+        def construct(self, x):
+            return self.dense(x)
+
+    net = Net()
+    assert net.get_flags() == {"mark": 1} and net.mark == 1
+    x = Tensor(np.ones((1, 3), np.float32))
+    assert net(x).dtype == ember.float32
+    assert net.add_flags_recursive(fp16=True) is net
+    assert net.dense.get_flags() == {"fp16": True} and net.dense.fp16 is True
+    out = net(x)
+    assert out.dtype == ember.float16
+    w, b = net.dense.weight.asnumpy(), net.dense.bias.asnumpy()
+    np.testing.assert_allclose(out.asnumpy(), np.ones((1, 3)) @ w.T + b, rtol=2e-3)
+    net.to_float(ember.float32)
+    assert net.get_flags() == {"mark": 1, "fp16": False, "fp32": True}
+    assert net(x).dtype == ember.float32

@@ -44,7 +44,8 @@ def compile_stats() -> dict[str, int]:
 
 
 def new_phase() -> None:
-    """Cells changed training mode: the flags that key compiled graphs are read again."""
+    """Cells changed training mode or compute type: the flags that key compiled graphs are
+    read again."""
     _counters["phase"] += 1
 
 
@@ -271,7 +272,7 @@ class GraphCache:
         self.root = root
         self.entries: OrderedDict[tuple, CompiledFunction] = OrderedDict()
         self.used: dict[int, Any] = {}  # id -> cell, the cells the traces of fn called
-        self.flags: tuple[bool, ...] = ()
+        self.flags: tuple = ()
         self.flags_at = -1  # the set_train count the flags were read at
         self.warned = False
 
@@ -288,12 +289,13 @@ class GraphCache:
             return None
         return compiled(args)
 
-    def _flags(self) -> tuple[bool, ...]:
-        """The training flags of the cells the graphs run, read again after a set_train."""
+    def _flags(self) -> tuple:
+        """The training flags and compute types (``to_float``) of the cells the graphs run,
+        read again after a ``set_train`` or ``add_flags``."""
         if self.flags_at != _counters["phase"]:
             cells = (self.used.values() if self.root is None
                      else (c for _, c in self.root.cells_and_names()))
-            self.flags = tuple(c.training for c in cells)
+            self.flags = tuple((c.training, c.__dict__.get("_cast_type")) for c in cells)
             self.flags_at = _counters["phase"]
         return self.flags
 

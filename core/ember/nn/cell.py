@@ -31,7 +31,9 @@ class Cell:
         self.training = False
         self.requires_grad = False
         self._backward_hook: Callable | None = None
-        self._flags = dict(flags or {})
+        self._flags: dict[str, Any] = {}
+        if flags:
+            self.add_flags(**flags)
 
     # -- attribute registry -----------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
@@ -230,16 +232,39 @@ class Cell:
             return convert(self.construct)(*args, **kwargs)
         return self.construct(*args, **kwargs)
 
+    def add_flags(self, **flags: Any) -> Cell:
+        """Set ``flags`` on this cell, each also an attribute (MindSpore's compile flags);
+        ``fp16=True`` or ``fp32=True`` computes the cell in that type, as :meth:`to_float`."""
+        from ember.graph import compiler
+
+        self._flags.update(flags)
+        for name, value in flags.items():
+            setattr(self, name, value)
+        for flag, dtype in (("fp16", mstype.float16), ("fp32", mstype.float32)):
+            if flags.get(flag):
+                self.__dict__["_cast_type"] = dtype
+        compiler.new_phase()
+        return self
+
+    def add_flags_recursive(self, **flags: Any) -> Cell:
+        """:meth:`add_flags` on this cell and every cell inside it."""
+        for _, cell in self.cells_and_names():
+            cell.add_flags(**flags)
+        return self
+
+    def get_flags(self) -> dict[str, Any]:
+        """The flags set by :meth:`add_flags` (and the constructor's ``flags``)."""
+        return dict(self._flags)
+
     def to_float(self, dst_type: mstype.Type) -> Cell:
         """Compute this cell and its children in ``dst_type`` (float16 or float32): floating
         inputs and trainable weights are cast on use; the weights themselves keep their dtype
-        (the float32 master copy of mixed precision)."""
+        (the float32 master copy of mixed precision). Sets the flags ``fp16`` and ``fp32``."""
         if dst_type not in (mstype.float16, mstype.float32):
             raise ValueError(f"to_float: dst_type must be ember.float16 or ember.float32, but "
                              f"got {dst_type!r}")
-        for _, cell in self.cells_and_names():
-            cell.__dict__["_cast_type"] = dst_type
-        return self
+        return self.add_flags_recursive(fp16=dst_type == mstype.float16,
+                                        fp32=dst_type == mstype.float32)
 
     def register_backward_hook(self, hook_fn: Callable) -> None:
         """Call ``hook_fn(cell_id, grad_input, grad_output)`` when gradients pass this cell:
