@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ember.common.tensor import Tensor
 from ember.nn.cell import Cell
 from ember.ops.function import jvp, vjp
 
@@ -24,7 +25,8 @@ class _Product(Cell):
         if len(args) < 2:
             raise TypeError(f"{self.cls_name}: pass the inputs of fn and then v")
         inputs, v = args[:-1], args[-1]
-        return type(self)._product(self.fn, inputs[0] if len(inputs) == 1 else inputs, v)
+        single = len(inputs) == 1 and isinstance(inputs[0], Tensor)
+        return type(self)._product(self.fn, inputs[0] if single else inputs, v)
 
 
 class Jvp(_Product):

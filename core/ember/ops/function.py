@@ -13,6 +13,7 @@ from ember import _autodiff
 from ember.common import dtype as mstype
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
+from ember.ops.composite.grad import _kind
 from ember.ops.composite.grad import value_and_grad as _value_and_grad
 from ember.ops.operations import array_ops as A
 from ember.ops.operations import math_ops as M
@@ -122,22 +123,35 @@ def _select_operand(cond: Tensor, name: str, value: Any, other_name: str, other:
 
 
 # -- differentiation ------------------------------------------------------------------------
+def _inputs(what: str, inputs: Any) -> tuple:
+    """``inputs`` (a Tensor, or a tuple of Tensors) as a tuple."""
+    args = (inputs,) if isinstance(inputs, Tensor) else inputs
+    if not isinstance(args, tuple) or not all(isinstance(x, Tensor) for x in args):
+        raise TypeError(f"{what}: inputs must be a Tensor or a tuple of Tensors, but got "
+                        f"{_kind(inputs)}")
+    return args
+
+
 def vjp(fn: Callable, inputs: Any, v: Any) -> tuple[Any, Any]:
     """``(fn(*inputs), vᵀ·J)``: the outputs and the vector-Jacobian product for every input
-    (one Tensor when ``inputs`` is a single Tensor), as ``mindspore.ops.vjp``."""
-    single = isinstance(inputs, Tensor)
-    args = (inputs,) if single else tuple(inputs)
+    (one Tensor when ``inputs`` is a single Tensor), as ``mindspore.ops.vjp``; ``v`` is shaped
+    as the outputs (a Tensor, or a tuple of as many Tensors)."""
+    args = _inputs("vjp", inputs)
     out, grads, _ = _value_and_grad(fn, args, (), v)
-    return out, grads[0] if single else grads
+    return out, grads[0] if isinstance(inputs, Tensor) else grads
 
 
 def jvp(fn: Callable, inputs: Any, v: Any) -> tuple[Any, Any]:
     """``(fn(*inputs), J·v)``: the outputs and the Jacobian-vector product, as
-    ``mindspore.ops.jvp``; computed as the derivative of a vector-Jacobian product with
-    respect to its vector (reverse mode applied twice)."""
-    single = isinstance(inputs, Tensor)
-    args = (inputs,) if single else tuple(inputs)
-    tangents = (v,) if single else tuple(v)
+    ``mindspore.ops.jvp``; ``v`` is shaped as ``inputs``. Computed as the derivative of a
+    vector-Jacobian product with respect to its vector (reverse mode applied twice)."""
+    args = _inputs("jvp", inputs)
+    tangents = (v,) if isinstance(inputs, Tensor) else v
+    if not (isinstance(tangents, tuple) and len(tangents) == len(args)
+            and all(isinstance(t, Tensor) for t in tangents)):
+        shape = "a Tensor" if isinstance(inputs, Tensor) else f"a tuple of {len(args)} Tensors"
+        raise TypeError(f"jvp: inputs are {shape}, so v must be {shape} too, but got "
+                        f"{_kind(v)}")
     with _autodiff.paused():
         out = fn(*args)
     outs = out if isinstance(out, tuple) else (out,)

@@ -86,6 +86,12 @@ class GradOperation:
         return input_grads[0]
 
 
+def _kind(value: Any) -> str:
+    if isinstance(value, tuple | list):
+        return f"a {type(value).__name__} of {len(value)}"
+    return type(value).__name__
+
+
 def value_and_grad(fn: Callable, args: tuple, params: list[Parameter] = (),
                    sens: Any = None, wrt_inputs: bool = True
                    ) -> tuple[Any, tuple[Tensor, ...], tuple[Tensor, ...]]:
@@ -111,10 +117,13 @@ def value_and_grad(fn: Callable, args: tuple, params: list[Parameter] = (),
         senses: Any = tuple(F.ones_like(o) if scale == 1 else F.mul(F.ones_like(o), scale)
                             for o in outs)
     else:
-        senses = sens if isinstance(sens, tuple | list) else (sens,)
-        if len(senses) != len(outs):
-            raise ValueError(f"GradOperation: sens has {len(senses)} items, but the function "
-                             f"returned {len(outs)} outputs")
+        senses = sens if isinstance(out, tuple) else (sens,)
+        if not (isinstance(senses, tuple | list) and len(senses) == len(outs)
+                and all(isinstance(s, Tensor) for s in senses)):
+            shape = ("a Tensor" if not isinstance(out, tuple)
+                     else f"a tuple of {len(outs)} Tensors")
+            raise TypeError(f"GradOperation: the function returned {shape}, so sens must be "
+                            f"{shape} too, but got {_kind(sens)}")
     targets = [x for x in inputs if isinstance(x, Tensor) and wrt_inputs] + list(params)
     grads = _autodiff.backward(list(outs), list(senses), targets)
     grads = [F.zeros_like(t) if g is None else g for t, g in zip(targets, grads)]
