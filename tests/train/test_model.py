@@ -159,6 +159,14 @@ def test_bad_arguments_are_named():
         Model(lambda x: x)
     with pytest.raises(ValueError, match="has no metrics"):
         model.eval(dataset())
+    with pytest.raises(TypeError, match="dataset_sink_mode must be a bool, but got 'True'"):
+        model.train(1, dataset(), dataset_sink_mode="True")
+    with pytest.raises(ValueError, match="metrics need a network to evaluate"):
+        Model(net, metrics={"accuracy"})
+    with pytest.raises(TypeError, match="a set of metric names .as MindSpore., but got list"):
+        Model(net, nn.SoftmaxCrossEntropyWithLogits(), metrics=["accuracy"])
+    with pytest.raises(ValueError, match="eval_indexes must be a list of 3 ints"):
+        Model(net, eval_network=net, eval_indexes=(0, 1, 2), metrics={"accuracy"})
     with pytest.raises(ValueError, match="cannot both be 0"):
         CheckpointConfig(save_checkpoint_steps=0, save_checkpoint_seconds=0)
 

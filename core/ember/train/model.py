@@ -104,7 +104,7 @@ class Model:
                  boost_level: str = "O0", **kwargs: Any) -> None:
         if not isinstance(network, Cell):
             raise TypeError(f"Model: network must be a Cell, but got {type(network).__name__}")
-        if eval_indexes is not None and (not isinstance(eval_indexes, list | tuple)
+        if eval_indexes is not None and (not isinstance(eval_indexes, list)
                                          or len(eval_indexes) != 3):
             raise ValueError("Model: eval_indexes must be a list of 3 ints (the positions of "
                              f"loss, outputs and label), but got {eval_indexes!r}")
@@ -135,11 +135,11 @@ class Model:
 
         if metrics is None:
             return {}
-        if isinstance(metrics, set | list | tuple):
+        if isinstance(metrics, set):
             return {name: get_metric_fn(name) for name in metrics}
         if not isinstance(metrics, dict):
             raise TypeError(f"Model: metrics must be a dict of name to Metric or a set of "
-                            f"metric names, but got {type(metrics).__name__}")
+                            f"metric names (as MindSpore), but got {type(metrics).__name__}")
         for name, metric in metrics.items():
             if not isinstance(metric, Metric):
                 raise TypeError(f"Model: metric {name!r} must be an nn.Metric, but got "
@@ -151,10 +151,13 @@ class Model:
         from ember.nn.wrap import WithEvalCell
 
         if eval_network is not None:
-            return eval_network, list(eval_indexes) if eval_indexes is not None else None
-        if self._loss_fn is not None and self._metrics:
-            return WithEvalCell(self._network, self._loss_fn), [0, 1, 2]
-        return None, None
+            return eval_network, eval_indexes
+        if not self._metrics:
+            return None, None
+        if self._loss_fn is None:
+            raise ValueError("Model: metrics need a network to evaluate: pass loss_fn (ember "
+                             "builds WithEvalCell(network, loss_fn)) or eval_network")
+        return WithEvalCell(self._network, self._loss_fn), [0, 1, 2]
 
     @property
     def train_network(self) -> Cell:
@@ -179,7 +182,7 @@ class Model:
             raise ValueError(f"Model.train: sink_size must be -1 or a positive int, but got "
                              f"{sink_size!r}")
         _parallel.check_supported("Model.train")
-        self._warn_sink(dataset_sink_mode)
+        self._check_sink(dataset_sink_mode)
         callback = _callbacks(callbacks)
         batch_num = train_dataset.get_dataset_size()
         if batch_num == 0:
@@ -227,7 +230,11 @@ class Model:
         callback.end(context)
 
     @staticmethod
-    def _warn_sink(dataset_sink_mode: bool) -> None:
+    def _check_sink(dataset_sink_mode: bool) -> None:
+        """``dataset_sink_mode`` is a bool; True warns that ember does not sink."""
+        if not isinstance(dataset_sink_mode, bool):
+            raise TypeError(f"Model: dataset_sink_mode must be a bool, but got "
+                            f"{dataset_sink_mode!r}")
         if dataset_sink_mode:
             from ember import context
 
@@ -244,10 +251,7 @@ class Model:
         if not self._metrics:
             raise ValueError("Model.eval: the Model has no metrics: pass metrics={'Accuracy': "
                              "nn.Accuracy()} to Model")
-        if self._eval_network is None:
-            raise ValueError("Model.eval: the Model has no loss_fn and no eval_network to "
-                             "compute the metrics with: pass loss_fn or eval_network")
-        self._warn_sink(dataset_sink_mode)
+        self._check_sink(dataset_sink_mode)
         callback = _callbacks(callbacks)
         batch_num = valid_dataset.get_dataset_size()
         params = CallbackParams(eval_network=self._eval_network, valid_dataset=valid_dataset,
