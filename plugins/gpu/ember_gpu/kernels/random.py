@@ -46,11 +46,15 @@ def _randperm(prim):
 
     def kernel(n):
         if tf.executing_eagerly():
-            prim.count(n.numpy())  # n out of range raises (a compiled graph cannot)
+            prim.count(n.numpy())
+        else:
+            tf.debugging.Assert((0 <= n[0]) & (n[0] <= size), [
+                f"Randperm: n must be in [0, max_length={size}], but got", n[0]])
         inside = tf.range(size) < n[0]
         order = tf.argsort(tf.where(inside, generator().uniform((size,)), 2.0))
         return tf.where(inside, tf.cast(order, dtype), tf.cast(prim.pad, dtype))
 
+    kernel.xla = False  # so that a graph checks n too (XLA drops assertions)
     return kernel
 
 
