@@ -49,6 +49,20 @@ ERRORS = [
      "RandomCategorical: dtype must be int16, int32 or int64"),
     ("multinomial-samples", lambda: P.Multinomial()(Tensor(np.ones(3, np.float32)), 0),
      ValueError, "Multinomial: num_sample must be at least 1, but got 0"),
+    ("truncated-dtype", lambda: P.TruncatedNormal(dtype=mstype.int32), TypeError,
+     "TruncatedNormal: dtype must be float16, float32 or float64"),
+    ("truncated-shape", lambda: P.TruncatedNormal()((2, 0)), ValueError,
+     "TruncatedNormal: 1th value of shape must be positive, but got 0"),
+    ("randperm-length", lambda: P.Randperm(0), ValueError,
+     "Randperm: max_length must be at least 1, but got 0"),
+    ("randperm-pad", lambda: P.Randperm(3, pad=0.5), TypeError,
+     "Randperm: pad must be an int, but got 0.5"),
+    ("randperm-dtype", lambda: P.Randperm(3, dtype=mstype.float32), TypeError,
+     "Randperm: dtype must be one of"),
+    ("randperm-n-shape", lambda: P.Randperm(3)(Tensor(np.array([1, 2], np.int32))), ValueError,
+     r"Randperm: n must have shape \(1,\), but got \[2\]"),
+    ("randperm-n-value", lambda: P.Randperm(3)(Tensor(np.array([4], np.int32))), RuntimeError,
+     r"Randperm: n must be in \[0, max_length=3\], but got 4"),
 ]
 
 

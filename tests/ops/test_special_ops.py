@@ -32,6 +32,9 @@ def test_input_errors():
         P.Trunc()(Tensor(np.array([1], np.int64)))
     with pytest.raises(TypeError, match="Erfinv"):
         P.Erfinv()(Tensor(np.array([1], np.int32)))
+    for name in ("BesselI0", "BesselI1", "BesselI0e", "BesselI1e"):
+        with pytest.raises(TypeError, match=name):
+            getattr(P, name)()(Tensor(np.array([1], np.int32)))
     with pytest.raises(TypeError, match="Addcmul: inputs must have one dtype"):
         P.Addcmul()(f32(1), f32(1), f32(1), Tensor(np.array([1], np.int32)))
     with pytest.raises(TypeError, match="Addcdiv: input 'x2'"):

@@ -78,12 +78,23 @@ def _choices(out: tuple) -> np.ndarray:
     return flat
 
 
+def _permutation(x: np.ndarray) -> None:
+    assert np.array_equal(np.sort(x), np.arange(x.size)), "not a permutation"
+
+
+#: The variance of the standard normal truncated to (-2, 2): 1 - 4 phi(2) / (2 Phi(2) - 1).
+_TRUNCATED_VAR = 1 - 4 * math.exp(-2) / math.sqrt(2 * math.pi) / math.erf(math.sqrt(2))
+
 _TRUE = [0, 3, 4, 7, 9, 12, 15, 19]
 _MASK = np.isin(np.arange(20), _TRUE).reshape(4, 5)
 
 DRAWS = [
     Draw("StandardNormal", lambda p: p((N,)), P.StandardNormal, _moments(0.0, 1.0)),
     Draw("StandardLaplace", lambda p: p((N,)), P.StandardLaplace, _moments(0.0, 2.0)),
+    Draw("TruncatedNormal", lambda p: p((N,)), P.TruncatedNormal,
+         _moments(0.0, _TRUNCATED_VAR, -2.0, 2.0)),
+    Draw("Randperm", lambda p: p(Tensor(np.array([N], np.int32))),
+         lambda: P.Randperm(N), _permutation),
     Draw("UniformReal", lambda p: p((N,)), P.UniformReal, _moments(0.5, 1 / 12, 0.0, 1.0)),
     Draw("UniformInt", lambda p: p((N,), _scalar(-3, mstype.int32), _scalar(5, mstype.int32)),
          P.UniformInt, lambda x: _frequencies([1 / 8] * 8)(x + 3)),

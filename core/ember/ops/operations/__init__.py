@@ -22,11 +22,13 @@ from ember.ops.operations.math_ops import *  # noqa: F403
 from ember.ops.operations.nn_ops import *  # noqa: F403
 from ember.ops.operations.norm_ops import *  # noqa: F403
 from ember.ops.operations.optim_ops import *  # noqa: F403
+from ember.ops.operations.pnorm_ops import *  # noqa: F403
 from ember.ops.operations.random_ops import *  # noqa: F403
 from ember.ops.operations.reduce_ops import *  # noqa: F403
 from ember.ops.operations.rnn_ops import *  # noqa: F403
 from ember.ops.operations.roi_ops import *  # noqa: F403
 from ember.ops.operations.scatter_ops import *  # noqa: F403
+from ember.ops.operations.search_ops import *  # noqa: F403
 from ember.ops.operations.sparse_ops import *  # noqa: F403
 from ember.ops.operations.spatial_ops import *  # noqa: F403
 from ember.ops.operations.special_ops import *  # noqa: F403

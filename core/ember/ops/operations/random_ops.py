@@ -20,8 +20,8 @@ from ember.ops.primitive import Primitive, Spec
 
 __all__ = [
     "Gamma", "LogUniformCandidateSampler", "Multinomial", "Poisson", "RandomCategorical",
-    "RandomChoiceWithMask", "StandardLaplace", "StandardNormal", "UniformCandidateSampler",
-    "UniformInt", "UniformReal",
+    "RandomChoiceWithMask", "Randperm", "StandardLaplace", "StandardNormal", "TruncatedNormal",
+    "UniformCandidateSampler", "UniformInt", "UniformReal",
 ]
 
 
@@ -72,6 +72,62 @@ class StandardLaplace(_Standard):
 
 class UniformReal(_Standard):
     """Draws uniformly from [0, 1)."""
+
+
+class TruncatedNormal(_Random):
+    """Draws from the standard normal distribution truncated to (-2, 2) (a draw two standard
+    deviations or more from the mean is drawn again), of ``dtype``:
+    ``TruncatedNormal(seed=0, dtype=mstype.float32)(shape)``, every size of ``shape`` positive.
+    Only ``seed`` seeds it (with the global seed); it has no ``seed2``."""
+
+    def __init__(self, seed: int = 0, dtype: mstype.Type = mstype.float32) -> None:
+        super().__init__(seed, 0)
+        if dtype not in mstype.float_type:
+            raise TypeError(f"TruncatedNormal: dtype must be float16, float32 or float64, but "
+                            f"got {dtype!r}")
+        self.dtype = dtype
+
+    def infer(self, shape: Any) -> Spec:
+        shape = _ints(self.name, "shape", shape)
+        for i, n in enumerate(shape):
+            if n <= 0:
+                raise ValueError(f"TruncatedNormal: {i}th value of shape must be positive, but "
+                                 f"got {n}")
+        return shape, self.dtype
+
+
+class Randperm(_Random):
+    """A random permutation of 0 .. n-1 for the int32 ``n`` of shape (1,), 0 <= n <=
+    ``max_length``, padded to ``max_length`` with ``pad``: ``Randperm(max_length=1, pad=-1,
+    dtype=mstype.int32)(n)``. It has no seeds of its own: the global seed seeds it."""
+
+    dtypes = (mstype.int8, mstype.int16, mstype.int32, mstype.int64, mstype.uint8,
+              mstype.uint16, mstype.uint32, mstype.uint64)
+
+    def __init__(self, max_length: int = 1, pad: int = -1,
+                 dtype: mstype.Type = mstype.int32) -> None:
+        super().__init__()
+        self.pad = _int_attr(self.name, "pad", pad)
+        self.max_length = _int_attr(self.name, "max_length", max_length, minimum=1)
+        if dtype not in self.dtypes:
+            raise TypeError(f"Randperm: dtype must be one of "
+                            f"[{', '.join(map(str, self.dtypes))}], but got {dtype!r}")
+        self.dtype = dtype
+
+    def infer(self, n: Any) -> Spec:
+        check_tensor(self.name, "n", n, (mstype.int32,))
+        if n.shape != (1,):
+            raise ValueError(f"Randperm: n must have shape (1,), but got {list(n.shape)}")
+        return (self.max_length,), self.dtype
+
+    def count(self, n: Any) -> int:
+        """The permutation's length from the kernel's host copy of ``n``; ValueError outside
+        [0, max_length]."""
+        count = int(n.reshape(-1)[0])
+        if not 0 <= count <= self.max_length:
+            raise ValueError(f"Randperm: n must be in [0, max_length={self.max_length}], but "
+                             f"got {count}")
+        return count
 
 
 class UniformInt(_Random):

@@ -1,10 +1,11 @@
 """Elementwise math MindSpore 1.6 added beside the classic functions: the inverse error
-function, truncation toward zero, and the fused ``input + value * x1 op x2`` of Addcmul and
-Addcdiv."""
+function, the modified Bessel functions I0 and I1 (and their exponentially scaled forms),
+truncation toward zero, and the fused ``input + value * x1 op x2`` of Addcmul and Addcdiv."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from ember.common import dtype as mstype
@@ -15,17 +16,25 @@ from ember.ops.operations.math_ops import (
     _check,
     _FloatUnary,
     _Unary,
+    add,
     div,
+    equal,
     exp,
     mul,
     neg,
+    ones_like,
+    reciprocal,
+    select,
+    sign,
     square,
+    sub,
     sum_to,
     zeros_like,
 )
 from ember.ops.primitive import Primitive, Spec, describe
 
-__all__ = ["Addcdiv", "Addcmul", "Erfinv", "Trunc"]
+__all__ = ["Addcdiv", "Addcmul", "BesselI0", "BesselI0e", "BesselI1", "BesselI1e", "Erfinv",
+           "Trunc"]
 
 
 class Erfinv(_FloatUnary):
@@ -35,6 +44,50 @@ class Erfinv(_FloatUnary):
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
         # d erfinv(x) / dx = sqrt(pi) / 2 * exp(erfinv(x) ** 2)
         return (mul(mul(dout, exp(square(out))), math.sqrt(math.pi) / 2),)
+
+
+def _at_zero(x: Tensor, value: float, slope: Callable[[Tensor], Tensor]) -> Tensor:
+    """``slope(x)``, a rule dividing by x, with its limit ``value`` where x is 0 (the rule
+    sees 1 there, so that no inf or NaN is made)."""
+    zero = equal(x, 0)
+    return select(zero, add(zeros_like(x), value), slope(select(zero, ones_like(x), x)))
+
+
+class BesselI0(_FloatUnary):
+    """The modified Bessel function of the first kind of order 0: ``BesselI0()(x)``."""
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (mul(dout, bessel_i1(x)),)
+
+
+class BesselI1(_FloatUnary):
+    """The modified Bessel function of the first kind of order 1: ``BesselI1()(x)``."""
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        # I1'(x) = I0(x) - I1(x) / x, 1/2 at 0 (MindSpore 1.6's rule gives 1 there)
+        return (mul(dout, _at_zero(x, 0.5, lambda x: sub(bessel_i0(x), div(bessel_i1(x), x)))),)
+
+
+class BesselI0e(_FloatUnary):
+    """``exp(-|x|) * I0(x)``, I0 scaled so that it stays finite for large x:
+    ``BesselI0e()(x)``."""
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (mul(dout, sub(bessel_i1e(x), mul(sign(x), out))),)
+
+
+class BesselI1e(_FloatUnary):
+    """``exp(-|x|) * I1(x)``: ``BesselI1e()(x)``."""
+
+    def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        def slope(x: Tensor) -> Tensor:
+            return sub(bessel_i0e(x), mul(bessel_i1e(x), add(sign(x), reciprocal(x))))
+
+        return (mul(dout, _at_zero(x, 0.5, slope)),)
+
+
+bessel_i0, bessel_i1 = BesselI0(), BesselI1()
+bessel_i0e, bessel_i1e = BesselI0e(), BesselI1e()
 
 
 class Trunc(_Unary):

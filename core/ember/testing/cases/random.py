@@ -1,13 +1,13 @@
 """Cases for ``ember.ops.operations.random_ops`` whose result is certain: empty shapes,
-one-value ranges, zero means, one True element, probability-one classes (candidate samplers
-over one class). They check shapes,
-dtypes and both modes; the distributions themselves are checked by
-``ember.testing.statistics``."""
+one-value ranges, zero means, one True element, permutations of one or none, probability-one
+classes (candidate samplers over one class). They check shapes, dtypes and both modes; the
+distributions themselves are checked by ``ember.testing.statistics``."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ember.common import dtype as mstype
 from ember.ops import operations as P
 from ember.testing.cases import OpCase
 
@@ -41,6 +41,12 @@ CASES: list[OpCase] = [
     _empty("StandardNormal"),
     _empty("StandardLaplace"),
     _empty("UniformReal"),
+    OpCase("Randperm/one-and-pad", "Randperm", lambda: P.Randperm(4, pad=7),
+           lambda rng, dt: (np.array([1], np.int32),),
+           lambda n: np.array([0, 7, 7, 7], np.int32), F32),
+    OpCase("Randperm/none-int64", "Randperm", lambda: P.Randperm(3, dtype=mstype.int64),
+           lambda rng, dt: (np.array([0], np.int32),),
+           lambda n: np.full(3, -1, np.int64), F32),
     OpCase("UniformInt/one-value", "UniformInt", lambda: P.UniformInt(seed=1),
            lambda rng, dt: ((3, 4), np.array(5, np.int32), np.array(6, np.int32)),
            lambda shape, lo, hi: np.full(shape, 5, np.int32), F32),

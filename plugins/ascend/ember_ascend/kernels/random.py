@@ -1,8 +1,8 @@
 """Random primitives and Dropout on aclnn's Philox operators (aclnnInplaceUniform,
 aclnnInplaceNormal, aclnnInplaceBernoulli, aclnnMultinomial), each call at its own (seed,
 offset) of the primitive's stream; StandardLaplace, RandomCategorical, RandomChoiceWithMask,
-Gamma and Poisson are composed of them (the last two in rounds until every element is drawn,
-each round's pending mask read back to the host).
+Randperm, TruncatedNormal, Gamma and Poisson are composed of them (the last three in rounds
+until every element is drawn, each round's pending mask read back to the host).
 
 A recorded operator would repeat its seed and offset, so a graph holding one of these kernels
 (marked ``draws``) runs node by node and draws anew on each call.
@@ -82,6 +82,38 @@ def _uniform(dev: AscendDevice, stream: _Stream, shape: tuple[int, ...], dtype: 
 
 def _standard_normal(prim: Any, dev: AscendDevice, stream: _Stream, shape: tuple) -> Any:
     return _fill(dev, stream, "InplaceNormal", shape, np.float32, 0.0, 1.0, per_element=2)
+
+
+def _truncated_normal(prim: Any, dev: AscendDevice, stream: _Stream, shape: tuple) -> Any:
+    """Normal draws (aclnnInplaceNormal, in float32; float64 for float64), in rounds that draw
+    again the elements two standard deviations or more from 0, until none is left."""
+    wide = np.float64 if prim.dtype.np_dtype == np.float64 else np.float32
+    a = Arithmetic(dev, wide)
+    state = {"out": _fill(dev, stream, "InplaceNormal", shape, wide, 0.0, 1.0, per_element=2)}
+
+    def outside() -> DeviceArray:
+        return a.compare("GeTensor", a.op("Abs", state["out"]), 2.0)
+
+    def step() -> DeviceArray:
+        fresh = _fill(dev, stream, "InplaceNormal", shape, wide, 0.0, 1.0, per_element=2)
+        state["out"] = a.where(outside(), fresh, state["out"])
+        return outside()
+
+    _until_all(dev, outside(), step)
+    return cast(dev, state["out"], prim.dtype.np_dtype)
+
+
+def _randperm(prim: Any, dev: AscendDevice, stream: _Stream, n: DeviceArray) -> Any:
+    """A uniform key for each of the first n places, 2 for the rest, sorted (aclnnSort): the
+    first n positions of the order are a permutation of 0 .. n-1; pad after them."""
+    count, size = prim.count(dev.to_host(n)), prim.max_length
+    a = Arithmetic(dev, np.float32)
+    inside = dev.constant(np.arange(size) < count, np.bool_)
+    keys = a.where(inside, _uniform(dev, stream, (size,), np.float32), 2.0)
+    values, order = dev.empty(keys.shape, np.float32), dev.empty(keys.shape, np.int64)
+    dev.aclnn("Sort", keys, True, 0, False, values, order)
+    return cast(dev, Arithmetic(dev, np.int64).where(inside, order, prim.pad),
+                prim.dtype.np_dtype)
 
 
 def _laplace(prim: Any, dev: AscendDevice, stream: _Stream, shape: tuple) -> Any:
@@ -288,6 +320,8 @@ KERNELS = {
     "StandardLaplace": _drawing(_laplace),
     "UniformReal": _drawing(lambda prim, dev, stream, shape: _uniform(dev, stream, shape,
                                                                       np.float32)),
+    "TruncatedNormal": _drawing(_truncated_normal),
+    "Randperm": _drawing(_randperm),
     "UniformInt": _drawing(_uniform_int),
     "Gamma": _drawing(_gamma),
     "Poisson": _drawing(_poisson),

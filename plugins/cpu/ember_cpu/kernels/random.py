@@ -18,6 +18,34 @@ def _drawing(draw):
     return factory
 
 
+def _truncated_normal(prim):
+    """Standard normal draws, those two standard deviations or more from 0 drawn again."""
+    dtype, generator = prim.dtype.np_dtype, _OpGenerator(*prim.seeds)
+
+    def kernel(shape):
+        rng = generator()
+        out = rng.standard_normal(shape)
+        redraw = np.abs(out) >= 2
+        while redraw.any():
+            out[redraw] = rng.standard_normal(int(redraw.sum()))
+            redraw = np.abs(out) >= 2
+        return out.astype(dtype)
+
+    return kernel
+
+
+def _randperm(prim):
+    generator = _OpGenerator(*prim.seeds)
+
+    def kernel(n):
+        out = np.full(prim.max_length, prim.pad).astype(prim.dtype.np_dtype)
+        count = prim.count(n)
+        out[:count] = generator().permutation(count)
+        return out
+
+    return kernel
+
+
 def _uniform_int(rng, shape, minval, maxval):
     return rng.integers(int(minval), int(maxval), shape, dtype=np.int32)
 
@@ -117,6 +145,8 @@ KERNELS = {
     "StandardNormal": _drawing(lambda rng, shape: rng.standard_normal(shape, np.float32)),
     "StandardLaplace": _drawing(lambda rng, shape: rng.laplace(size=shape).astype(np.float32)),
     "UniformReal": _drawing(lambda rng, shape: rng.random(shape, np.float32)),
+    "TruncatedNormal": _truncated_normal,
+    "Randperm": _randperm,
     "UniformInt": _drawing(_uniform_int),
     "Gamma": _drawing(_gamma),
     "Poisson": _drawing(_poisson),

@@ -38,6 +38,26 @@ def _laplace(generator, shape):
     return tf.where(u < 0.5, tf.math.log(2 * u), -tf.math.log(2 * (1 - u)))
 
 
+def _randperm(prim):
+    """Uniform keys for the first n places, 2 for the rest, sorted: the first n positions of
+    the order are a permutation of 0 .. n-1; pad after them."""
+    generator, size = _OpGenerator(*prim.seeds), prim.max_length
+    dtype = tf.as_dtype(prim.dtype.np_dtype)
+
+    def kernel(n):
+        if tf.executing_eagerly():
+            prim.count(n.numpy())
+        else:
+            tf.debugging.Assert((0 <= n[0]) & (n[0] <= size), [
+                f"Randperm: n must be in [0, max_length={size}], but got", n[0]])
+        inside = tf.range(size) < n[0]
+        order = tf.argsort(tf.where(inside, generator().uniform((size,)), 2.0))
+        return tf.where(inside, tf.cast(order, dtype), tf.cast(prim.pad, dtype))
+
+    kernel.xla = False  # so that a graph checks n too (XLA drops assertions)
+    return kernel
+
+
 def _uniform_int(generator, shape, minval, maxval):
     return generator.uniform(shape, minval=minval, maxval=maxval, dtype=tf.int32)
 
@@ -159,6 +179,9 @@ KERNELS = {
     "StandardNormal": _drawing(lambda generator, shape: generator.normal(shape)),
     "StandardLaplace": _drawing(_laplace),
     "UniformReal": _drawing(lambda generator, shape: generator.uniform(shape)),
+    "TruncatedNormal": lambda p: _drawing(lambda generator, shape: generator.truncated_normal(
+        shape, dtype=tf.as_dtype(p.dtype.np_dtype)))(p),
+    "Randperm": _randperm,
     "UniformInt": _drawing(_uniform_int),
     "Gamma": _drawing(_gamma, xla=False),
     "Poisson": _drawing(_poisson, xla=False),

@@ -1,4 +1,4 @@
-"""The inverse error function, truncation and Addcmul/Addcdiv on TensorFlow."""
+"""The inverse error function, Bessel I0/I1, truncation and Addcmul/Addcdiv on TensorFlow."""
 
 from __future__ import annotations
 
@@ -7,12 +7,21 @@ from ember_gpu.device import import_tensorflow
 tf = import_tensorflow()
 
 
-def _erfinv(x):
-    """TensorFlow's Erfinv runs eagerly on float32 and float64 only: float16 goes through
+def _in_float32(fn):
+    """``fn``, which TensorFlow runs eagerly on float32 and float64 only: float16 goes through
     float32."""
-    if x.dtype == tf.float16:
-        return tf.cast(tf.math.erfinv(tf.cast(x, tf.float32)), tf.float16)
-    return tf.math.erfinv(x)
+
+    def kernel(x):
+        if x.dtype == tf.float16:
+            return tf.cast(fn(tf.cast(x, tf.float32)), tf.float16)
+        return fn(x)
+
+    return kernel
+
+
+def _unscaled(scaled):
+    """I0 or I1 from its scaled form (XLA compiles those, not TensorFlow's I0 and I1)."""
+    return lambda x: scaled(x) * tf.exp(tf.abs(x))
 
 
 def _trunc(x):
@@ -22,7 +31,11 @@ def _trunc(x):
 
 
 KERNELS = {
-    "Erfinv": lambda p: _erfinv,
+    "Erfinv": lambda p: _in_float32(tf.math.erfinv),
+    "BesselI0": lambda p: _in_float32(_unscaled(tf.math.special.bessel_i0e)),
+    "BesselI1": lambda p: _in_float32(_unscaled(tf.math.special.bessel_i1e)),
+    "BesselI0e": lambda p: _in_float32(tf.math.special.bessel_i0e),
+    "BesselI1e": lambda p: _in_float32(tf.math.special.bessel_i1e),
     "Trunc": lambda p: _trunc,
     "Addcmul": lambda p: lambda data, x1, x2, value: data + value * (x1 * x2),
     "Addcdiv": lambda p: lambda data, x1, x2, value: data + value * (x1 / x2),
