@@ -100,3 +100,13 @@ F16 = Tensor(np.ones((2, 2)), mstype.float16)
 def test_bad_arguments_are_named(build, error, match):
     with pytest.raises(error, match=match):
         build()
+
+
+def test_make_range_is_a_tuple_of_ints_as_pythons_range():
+    from ember.ops import functional as F
+    assert F.make_range(3) == (0, 1, 2)
+    assert F.make_range(1, 7, 2) == (1, 3, 5)
+    with pytest.raises(ValueError, match="step must not be 0"):
+        F.make_range(0, 3, 0)
+    with pytest.raises(TypeError, match="must be ints"):
+        F.make_range(0, 2.0)
