@@ -373,7 +373,7 @@ def test_bad_groups_are_named(groups, error, match):
 
 # -- argument errors --------------------------------------------------------------------------
 @pytest.mark.parametrize(("build", "error", "match"), [
-    (lambda ps: Momentum([], 0.1, 0.9), ValueError, "Momentum: parameters is empty"),
+    (lambda ps: Momentum([], 0.1, 0.9), ValueError, r"parameters must not be empty \(Momentum\)"),
     (lambda ps: Momentum([1.0], 0.1, 0.9), TypeError, "list of Parameters or a list of dicts"),
     (lambda ps: Momentum(ps, -0.1, 0.9), ValueError, "learning_rate must be >= 0"),
     (lambda ps: Momentum(ps, "0.1", 0.9), TypeError,

@@ -88,8 +88,9 @@ class Optimizer(Cell):
         owner = type(self).__name__
         params = [] if parameters is None else list(parameters)
         if not params:
-            raise ValueError(f"{owner}: parameters is empty; pass net.trainable_params() or a "
-                             "list of parameter-group dicts")
+            raise ValueError(f"For 'Optimizer', the argument parameters must not be empty "
+                             f"({owner}): pass net.trainable_params() or a list of "
+                             "parameter-group dicts")
         if not all(isinstance(p, Parameter) for p in params) and not all(
                 isinstance(p, dict) for p in params):
             raise TypeError(f"{owner}: parameters must be a list of Parameters or a list of "
