@@ -356,7 +356,7 @@ def test_grad_centralization_removes_the_mean_of_conv_gradients():
      "'order_params' dict must have no other key"),
     (lambda ps: [{"params": ps}, {"order_params": ps[:2]}], ValueError,
      "'order_params' must list each parameter of the groups once"),
-    (lambda ps: [{"params": ps}, {"params": ps[:1]}], ValueError,
+    (lambda ps: [{"params": ps}, {"params": ps[:1]}], RuntimeError,
      r"parameters must be distinct, but \['conv.weight'\] appear more than once"),
     (lambda ps: [{"params": []}], TypeError, "group 0 must have a non-empty list"),
     (lambda ps: [{"params": ps[:1], "lr": [0.1, 0.2]}, {"params": ps[1:], "lr": [0.1]}],
@@ -695,3 +695,11 @@ def test_graph_mode_compiles_the_update_once():
         opt(tuple(Tensor(g) for g in grads_for(step)))
     assert compiler.compile_count() - before == 1
     assert opt.global_step.asnumpy().tolist() == [3]
+
+
+def test_the_base_optimizer_defines_no_update():
+    from ember.nn.optim.optimizer import Optimizer
+
+    opt = Optimizer(0.1, [Parameter(Tensor(np.ones(2, np.float32)), "w")])
+    with pytest.raises(NotImplementedError, match="Optimizer defines no update"):
+        opt.construct()
