@@ -356,7 +356,7 @@ def test_grad_centralization_removes_the_mean_of_conv_gradients():
      "'order_params' dict must have no other key"),
     (lambda ps: [{"params": ps}, {"order_params": ps[:2]}], ValueError,
      "'order_params' must list each parameter of the groups once"),
-    (lambda ps: [{"params": ps}, {"params": ps[:1]}], ValueError,
+    (lambda ps: [{"params": ps}, {"params": ps[:1]}], RuntimeError,
      r"parameters must be distinct, but \['conv.weight'\] appear more than once"),
     (lambda ps: [{"params": []}], TypeError, "group 0 must have a non-empty list"),
     (lambda ps: [{"params": ps[:1], "lr": [0.1, 0.2]}, {"params": ps[1:], "lr": [0.1]}],
@@ -373,7 +373,7 @@ def test_bad_groups_are_named(groups, error, match):
 
 # -- argument errors --------------------------------------------------------------------------
 @pytest.mark.parametrize(("build", "error", "match"), [
-    (lambda ps: Momentum([], 0.1, 0.9), ValueError, "Momentum: parameters is empty"),
+    (lambda ps: Momentum([], 0.1, 0.9), ValueError, r"parameters must not be empty \(Momentum\)"),
     (lambda ps: Momentum([1.0], 0.1, 0.9), TypeError, "list of Parameters or a list of dicts"),
     (lambda ps: Momentum(ps, -0.1, 0.9), ValueError, "learning_rate must be >= 0"),
     (lambda ps: Momentum(ps, "0.1", 0.9), TypeError,
@@ -695,3 +695,11 @@ def test_graph_mode_compiles_the_update_once():
         opt(tuple(Tensor(g) for g in grads_for(step)))
     assert compiler.compile_count() - before == 1
     assert opt.global_step.asnumpy().tolist() == [3]
+
+
+def test_the_base_optimizer_defines_no_update():
+    from ember.nn.optim.optimizer import Optimizer
+
+    opt = Optimizer(0.1, [Parameter(Tensor(np.ones(2, np.float32)), "w")])
+    with pytest.raises(NotImplementedError, match="Optimizer defines no update"):
+        opt.construct()

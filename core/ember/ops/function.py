@@ -48,6 +48,20 @@ def tuple_len(data: tuple) -> int:
     return len(data)
 
 
+def make_range(*args: int) -> tuple[int, ...]:
+    """``tuple(range(*args))``: ``make_range(stop)``, ``make_range(start, stop[, step])``, of
+    ints, ``step`` not 0 (MindSpore's graph-mode range over shapes' lengths)."""
+    if not 1 <= len(args) <= 3:
+        raise TypeError(f"make_range takes 1 to 3 arguments (start, stop, step), but got "
+                        f"{len(args)}")
+    for value in args:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"make_range: arguments must be ints, but got {value!r}")
+    if len(args) == 3 and args[2] == 0:
+        raise ValueError("make_range: step must not be 0")
+    return tuple(range(*args))
+
+
 # -- MindSpore 2.x functional forms ---------------------------------------------------------
 def softmax(x: Tensor, axis: int | tuple[int, ...] = -1) -> Tensor:
     return N.Softmax(axis)(x)
@@ -226,6 +240,6 @@ def grad(fn: Callable, grad_position: Any = 0, weights: Any = None,
     return run
 
 
-__all__ = ["flatten", "grad", "jvp", "list_getitem", "log_softmax", "make_tuple", "mean", "ones",
-           "partial", "select", "softmax", "stop_gradient", "tuple_getitem", "tuple_len",
-           "unsqueeze", "value_and_grad", "vjp", "where", "zeros"]
+__all__ = ["flatten", "grad", "jvp", "list_getitem", "log_softmax", "make_range", "make_tuple",
+           "mean", "ones", "partial", "select", "softmax", "stop_gradient", "tuple_getitem",
+           "tuple_len", "unsqueeze", "value_and_grad", "vjp", "where", "zeros"]

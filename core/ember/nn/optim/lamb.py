@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from ember.common import dtype as mstype
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 from ember.nn.optim.adam import _check_betas
@@ -72,12 +71,12 @@ class Lamb(Optimizer):
 
 
 class LARS(Optimizer):
-    """Layer-wise adaptive rate scaling around ``optimizer``: the gradient of each parameter
-    that ``lars_filter`` keeps becomes ``ratio * (g + weight_decay * param)`` with
-    ``ratio = coefficient * ||param|| / (||g|| + weight_decay * ||param|| + epsilon)`` (1 where
-    a norm is 0; with ``use_clip``, ``min(ratio / lr, 1)``), then ``optimizer`` updates. LARS
-    takes over the gradient weight decay of ``optimizer`` (Momentum's, as MindSpore's
-    examples use)."""
+    """Layer-wise adaptive rate scaling around ``optimizer``, with ``LARSUpdate`` as MindSpore
+    1.6: the gradient of each parameter that ``lars_filter`` keeps becomes
+    ``ratio * (g + weight_decay * param)`` with ``ratio = coefficient * ||param|| / (||g|| +
+    weight_decay * ||param|| + epsilon)`` (with ``use_clip``, ``clip(ratio / lr, 0, 1)``), the
+    others are left as they are; then ``optimizer`` updates. LARS takes over the weight decay
+    and the loss-scale division of ``optimizer``."""
 
     def __init__(self, optimizer: Optimizer, epsilon: float = 1e-05, coefficient: float = 0.001,
                  use_clip: bool = False,
@@ -86,30 +85,33 @@ class LARS(Optimizer):
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"LARS: optimizer must be an Optimizer, but got "
                             f"{type(optimizer).__name__}")
+        for name, value in (("epsilon", epsilon), ("coefficient", coefficient)):
+            if not isinstance(value, float):
+                raise TypeError(f"LARS: {name} must be a float, but got {type(value).__name__}")
         super().__init__(0.0, optimizer.parameters)
         self.opt = optimizer
-        self.epsilon, self.coefficient = float(epsilon), float(coefficient)
         self.use_clip = _check_bool("LARS", "use_clip", use_clip)
+        self.lars = P.LARSUpdate(epsilon, coefficient, use_clip)
+        self.square_sum = P.SquareSumAll()
         self.lars_flags = tuple(bool(lars_filter(p)) for p in self.parameters)
-        self.decays = (optimizer.weight_decay if optimizer.is_group
-                       else (optimizer.weight_decay,) * len(self.parameters))
-        self.opt_decay_flags = optimizer.decay_flags
-        optimizer.exec_weight_decay = False  # LARS applies the decay itself
+        decays = (optimizer.weight_decay if optimizer.is_group
+                  else (optimizer.weight_decay,) * len(self.parameters))
+        self.decays = tuple(d / optimizer.loss_scale if flag else 0.0
+                            for d, flag in zip(decays, optimizer.decay_flags))
+        self.reciprocal_scale, self.need_scale = optimizer.reciprocal_scale, optimizer.need_scale
+        optimizer.exec_weight_decay = False  # LARS applies the decay
+        optimizer.reciprocal_scale, optimizer.need_scale = 1.0, False  # and the loss scale
 
     def construct(self, gradients: tuple[Tensor, ...]) -> Any:
-        lrs = self.opt._each_lr(self.opt.learning_rate if not self.opt.dynamic_lr
-                                else self.opt.get_lr())
+        if self.need_scale:
+            gradients = tuple(F.mul(g, self.reciprocal_scale) for g in gradients)
+        lrs = self.opt._each_lr(self.opt.get_lr() if self.opt.dynamic_lr
+                                else self.opt.learning_rate)
         scaled = []
-        for p, g, lr, decay, dflag, lflag in zip(self.parameters, gradients, lrs, self.decays,
-                                                 self.opt_decay_flags, self.lars_flags):
-            decay = decay if dflag else 0.0
-            if not lflag:
-                scaled.append(F.add(g, F.mul(p, decay)) if decay else g)
-                continue
-            w_norm, g_norm = _norm(p), _norm(g)
-            denominator = F.add(F.add(g_norm, F.mul(w_norm, decay)), self.epsilon)
-            ratio = _ratio(F.mul(w_norm, self.coefficient), denominator, w_norm, g_norm)
-            if self.use_clip:
-                ratio = F.minimum(F.real_div(ratio, F.cast(lr, mstype.float32)), 1.0)
-            scaled.append(F.mul(F.add(g, F.mul(p, decay)), ratio))
+        for p, g, lr, decay, flag in zip(self.parameters, gradients, lrs, self.decays,
+                                         self.lars_flags):
+            if flag:
+                w_square_sum, g_square_sum = self.square_sum(p, g)
+                g = self.lars(p, g, w_square_sum, g_square_sum, decay, lr)
+            scaled.append(g)
         return self.opt(tuple(scaled))

@@ -88,8 +88,9 @@ class Optimizer(Cell):
         owner = type(self).__name__
         params = [] if parameters is None else list(parameters)
         if not params:
-            raise ValueError(f"{owner}: parameters is empty; pass net.trainable_params() or a "
-                             "list of parameter-group dicts")
+            raise ValueError(f"For 'Optimizer', the argument parameters must not be empty "
+                             f"({owner}): pass net.trainable_params() or a list of "
+                             "parameter-group dicts")
         if not all(isinstance(p, Parameter) for p in params) and not all(
                 isinstance(p, dict) for p in params):
             raise TypeError(f"{owner}: parameters must be a list of Parameters or a list of "
@@ -112,9 +113,9 @@ class Optimizer(Cell):
             centralize = [False] * len(params)
         seen: set[int] = set()
         repeated = sorted({p.name for p in params if id(p) in seen or seen.add(id(p))})
-        if repeated:
-            raise ValueError(f"{owner}: parameters must be distinct, but {repeated} appear more "
-                             "than once")
+        if repeated:  # across parameter groups a RuntimeError, as MindSpore 1.6
+            raise (RuntimeError if self.is_group else ValueError)(
+                f"{owner}: parameters must be distinct, but {repeated} appear more than once")
         self.parameters = ParameterTuple(params)
         if self.dynamic_lr:
             self.global_step = Parameter(Tensor(np.zeros([1], np.int32)), name="global_step",
@@ -320,6 +321,11 @@ class Optimizer(Cell):
                 *([column[i] for i in picks] for column in columns))
 
     # -- gradient preparation -----------------------------------------------------------------
+    def construct(self, *hyper_params: Any) -> Any:
+        """The update, which each optimizer defines (MindSpore 1.6's base class raises)."""
+        raise NotImplementedError(f"{type(self).__name__} defines no update: an optimizer "
+                                  "overrides construct(self, gradients)")
+
     def decay_weight(self, gradients: tuple[Tensor, ...]) -> tuple[Tensor, ...]:
         """``gradient + weight_decay * parameter`` where weight decay applies."""
         if not self.exec_weight_decay:

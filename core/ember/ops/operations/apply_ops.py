@@ -30,26 +30,27 @@ from ember.ops.primitive import Spec
 
 __all__ = [
     "ApplyAdaMax", "ApplyAdadelta", "ApplyAdagrad", "ApplyAdagradV2", "ApplyAdamWithAmsgrad",
-    "ApplyAddSign", "ApplyCenteredRMSProp", "ApplyFtrl", "ApplyGradientDescent",
+    "ApplyAdagradDA", "ApplyAddSign", "ApplyCenteredRMSProp", "ApplyFtrl", "ApplyGradientDescent",
     "ApplyKerasMomentum", "ApplyPowerSign", "ApplyProximalAdagrad",
     "ApplyProximalGradientDescent", "ApplyRMSProp", "FusedSparseAdam", "FusedSparseFtrl",
     "FusedSparseLazyAdam", "FusedSparseProximalAdagrad", "SparseApplyAdadelta",
     "SparseApplyAdagrad", "SparseApplyAdagradV2", "SparseApplyAdam", "SparseApplyFtrl",
-    "SparseApplyLazyAdam", "SparseApplyProximalAdagrad", "SparseApplyRMSProp",
+    "SparseApplyFtrlV2", "SparseApplyLazyAdam", "SparseApplyProximalAdagrad", "SparseApplyRMSProp",
 ]
 
 
 class _Update(_InPlace):
     """An in-place update. ``_inputs`` names the inputs: the first ``_states`` are the
     Parameters it updates, those in ``_scalars`` hyperparameters (numbers or one-element
-    tensors), the rest tensors of the variable's shape. It returns the first ``_returns``
-    Parameters (a tuple where more than one)."""
+    tensors; integers for those also in ``_steps``), the rest tensors of the variable's shape.
+    It returns the first ``_returns`` Parameters (a tuple where more than one)."""
 
     sparse = False  # whether the last input is the rows' ``indices``
     placeholders = False  # whether the outputs are placeholders, not the Parameters
     _inputs: tuple[str, ...]
     _states: int
     _scalars: tuple[str, ...] = ()
+    _steps: tuple[str, ...] = ()
     _returns: int = 1
 
     def __init__(self, use_locking: bool = False) -> None:
@@ -65,7 +66,9 @@ class _Update(_InPlace):
         named = dict(zip(self._inputs, args))
         names = self._inputs[:self._states]
         var = _check_states(op, args[0], **{n: named[n] for n in names[1:]})
-        _check_scalars(op, **{n: named[n] for n in self._scalars})
+        _check_scalars(op, **{n: named[n] for n in self._scalars if n not in self._steps})
+        for name in self._steps:
+            _check_step(op, name, named[name])
         for name in self._inputs[self._states:]:
             if name not in self._scalars:
                 self.check_tensor(name, named[name], var)
@@ -77,6 +80,18 @@ class _Update(_InPlace):
     def outputs(self, var: Tensor) -> Spec | list[Spec]:
         spec = (var.shape, var.dtype)
         return spec if self._returns == 1 else [spec] * self._returns
+
+
+def _check_step(op: str, name: str, value: Any) -> None:
+    """A step count: an int, or an int32 or int64 Tensor of one element."""
+    if isinstance(value, Tensor):
+        check_tensor(op, name, value, (mstype.int32, mstype.int64))
+        if value.size != 1:
+            raise ValueError(f"{op}: {name} must be a scalar (one element), but has shape "
+                             f"{list(value.shape)}")
+    elif isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{op}: {name} must be an int or an int32/int64 Tensor of one "
+                        f"element, but got {type(value).__name__}")
 
 
 def _shrink(xp: Any, prox: Any, lr: Any, l1: Any, l2: Any) -> Any:
@@ -154,6 +169,27 @@ class ApplyProximalAdagrad(_Update):
 
     def update(self, xp: Any, *inputs: Any) -> tuple:
         return _proximal_adagrad(xp, *inputs)
+
+
+class ApplyAdagradDA(_Update):
+    """Adagrad dual averaging: ``gradient_accumulator += grad``,
+    ``gradient_squared_accumulator += grad ** 2``, then ``var = -lr * a / (l2 * global_step *
+    lr + sqrt(gradient_squared_accumulator))``, ``a`` the gradient accumulator shrunk towards 0
+    by ``l1 * global_step`` where ``l1 > 0``: ``ApplyAdagradDA()(var, gradient_accumulator,
+    gradient_squared_accumulator, grad, lr, l1, l2, global_step)`` -> the three Parameters."""
+
+    _inputs = ("var", "gradient_accumulator", "gradient_squared_accumulator", "grad", "lr", "l1",
+               "l2", "global_step")
+    _states, _scalars, _returns = 3, ("lr", "l1", "l2", "global_step"), 3
+    _steps = ("global_step",)
+
+    def update(self, xp: Any, var: Any, accum: Any, squared: Any, grad: Any, lr: Any, l1: Any,
+               l2: Any, step: Any) -> tuple:
+        accum = accum + grad
+        squared = squared + grad * grad
+        shrunk = xp.where(l1 > 0, xp.sign(accum) * xp.maximum(xp.abs(accum) - l1 * step, 0),
+                          accum)
+        return -lr * shrunk / (l2 * step * lr + xp.sqrt(squared)), accum, squared
 
 
 class ApplyAdaMax(_Update):
@@ -273,10 +309,12 @@ class ApplyCenteredRMSProp(_Update):
 
 
 def _ftrl(xp: Any, var: Any, accum: Any, linear: Any, grad: Any, lr: Any, l1: Any, l2: Any,
-          lr_power: Any) -> tuple:
-    """FTRL-proximal: the new (var, accum, linear)."""
+          lr_power: Any, l2_shrinkage: float = 0.0) -> tuple:
+    """FTRL-proximal: the new (var, accum, linear); ``l2_shrinkage`` adds
+    ``2 * l2_shrinkage * var`` to the gradient in ``linear`` (not in ``accum``)."""
     new_accum = accum + grad * grad
-    linear = linear + grad - (new_accum ** -lr_power - accum ** -lr_power) / lr * var
+    shrunk = grad + 2 * l2_shrinkage * var if l2_shrinkage else grad
+    linear = linear + shrunk - (new_accum ** -lr_power - accum ** -lr_power) / lr * var
     quadratic = new_accum ** -lr_power / lr + 2 * l2
     var = xp.where(xp.abs(linear) > l1, (xp.sign(linear) * l1 - linear) / quadratic, 0 * var)
     return var, new_accum, linear
@@ -410,6 +448,22 @@ class SparseApplyFtrl(_SparseUpdate):
 
     def update(self, xp: Any, var: Any, accum: Any, linear: Any, grad: Any) -> tuple:
         return _ftrl(xp, var, accum, linear, grad, self.lr, self.l1, self.l2, self.lr_power)
+
+
+class SparseApplyFtrlV2(SparseApplyFtrl):
+    """SparseApplyFtrl with L2 shrinkage (see ``_ftrl``):
+    ``SparseApplyFtrlV2(lr, l1, l2, l2_shrinkage, lr_power)(var, accum, linear, grad,
+    indices)`` -> (var, accum, linear)."""
+
+    def __init__(self, lr: float, l1: float, l2: float, l2_shrinkage: float, lr_power: float,
+                 use_locking: bool = False) -> None:
+        super().__init__(lr, l1, l2, lr_power, use_locking)
+        self.l2_shrinkage = _check_float(self.name, "l2_shrinkage", l2_shrinkage,
+                                         minimum=-float("inf"))
+
+    def update(self, xp: Any, var: Any, accum: Any, linear: Any, grad: Any) -> tuple:
+        return _ftrl(xp, var, accum, linear, grad, self.lr, self.l1, self.l2, self.lr_power,
+                     self.l2_shrinkage)
 
 
 class SparseApplyRMSProp(_SparseUpdate):

@@ -1,11 +1,14 @@
-"""MindSpore's fused optimizer primitives of ``inner_ops`` (the host-side updates its CPU
-optimizers call): ``FusedAdaFactor``.
+"""MindSpore's fused optimizer primitives (the updates its CPU and GPU optimizers call, in
+``inner_ops`` and ``nn_ops``): ``FusedAdaFactor``, ``FusedCastAdamWeightDecay``,
+``FusedWeightScaleApplyMomentum`` and ``AdamNoUpdateParam``.
 
 As the primitives of ``apply_ops``, each writes its rule once, as ``update(xp, *inputs)``
 returning the new values of the Parameters it changes, ``xp`` an array namespace (NumPy on
 the CPU backend, ``tf.experimental.numpy`` on the GPU backend) on float32 arrays (the
 hyperparameters at the positions ``hyper`` as 0-d arrays), as MindSpore's kernels compute;
-the backends write its results into the Parameters at the positions ``written``.
+the backends write its results into the Parameters at the positions ``written`` and return
+the Parameters at the positions ``returned`` (a tuple where more than one), or, where
+``returned`` is empty, the one value ``update`` returns after the new values.
 """
 
 from __future__ import annotations
@@ -19,12 +22,14 @@ from ember.ops.operations.optim_ops import (
     _check_bools,
     _check_like,
     _check_scalars,
+    _check_states,
     _check_variable,
     _Update,
 )
 from ember.ops.primitive import Spec
 
-__all__ = ["FusedAdaFactor"]
+__all__ = ["AdamNoUpdateParam", "FusedAdaFactor", "FusedCastAdamWeightDecay",
+           "FusedWeightScaleApplyMomentum"]
 
 #: the floor of MindSpore's FusedAdaFactor kernel under the second moments and their factors
 _TINY = 1e-30
@@ -52,7 +57,7 @@ class FusedAdaFactor(_Update):
     The states a parameter does not use are placeholders left as they are. Returns the
     updated ``param``."""
 
-    hyper, written = (1, 2, 3, 4, 5), (7, 8, 9, 10, 11)  # scalar inputs; updated inputs
+    hyper, written, returned = (1, 2, 3, 4, 5), (7, 8, 9, 10, 11), (7,)
 
     def __init__(self, enable_scale_parameter: bool = False, enable_first_moment: bool = False,
                  enable_weight_decay: bool = False) -> None:
@@ -122,3 +127,108 @@ class FusedAdaFactor(_Update):
         if self.enable_weight_decay:
             new_param = new_param - param * weight_decay * lr
         return new_param, exp_avg, row, col, sq
+
+
+#: FusedCastAdamWeightDecay divides the gradient by ``global_norm`` unless it is below this
+_MIN_GLOBAL_NORM = 1e-10
+
+
+class FusedCastAdamWeightDecay(_Update):
+    """AdamWeightDecay on a float16 gradient divided by ``global_norm`` (by 1 where
+    ``global_norm < 1e-10``), computed in float32 and written back into ``var`` (float16 or
+    float32): ``g = gradient / global_norm``, ``m = beta1 * m + (1 - beta1) * g``,
+    ``v = beta2 * v + (1 - beta2) * g ** 2``, ``var -= lr * (m / (sqrt(v) + epsilon) + decay *
+    var)``. ``FusedCastAdamWeightDecay()(var, m, v, lr, beta1, beta2, epsilon, decay,
+    gradient, global_norm)`` returns the updated ``(var, m, v)``."""
+
+    hyper, written, returned = (3, 4, 5, 6, 7, 9), (0, 1, 2), (0, 1, 2)
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        _check_bools(self.name, use_locking=use_locking)
+        self.use_locking = use_locking
+
+    def infer(self, var: Any, m: Any, v: Any, lr: Any, beta1: Any, beta2: Any, epsilon: Any,
+              decay: Any, gradient: Any, global_norm: Any) -> list[Spec]:
+        op = self.name
+        check_tensor(op, "var", _check_variable(op, var, "var"), (mstype.float16, mstype.float32))
+        for name, state in (("m", m), ("v", v)):
+            check_tensor(op, name, _check_variable(op, state, name), (mstype.float32,))
+        check_tensor(op, "gradient", gradient, (mstype.float16,))
+        for name, value in (("m", m), ("v", v), ("gradient", gradient)):
+            if value.shape != var.shape:
+                raise ValueError(f"{op}: {name} must have the shape {list(var.shape)} of var, "
+                                 f"but got {list(value.shape)}")
+        _check_scalars(op, lr=lr, beta1=beta1, beta2=beta2, epsilon=epsilon, decay=decay,
+                       global_norm=global_norm)
+        return [(var.shape, var.dtype), (m.shape, m.dtype), (v.shape, v.dtype)]
+
+    def update(self, xp: Any, var: Any, m: Any, v: Any, lr: Any, beta1: Any, beta2: Any,
+               epsilon: Any, decay: Any, gradient: Any, global_norm: Any) -> tuple:
+        g = gradient / xp.where(global_norm < _MIN_GLOBAL_NORM, 1.0, global_norm)
+        m = m + (g - m) * (1 - beta1)
+        v = v + (g * g - v) * (1 - beta2)
+        return var - lr * (m / (xp.sqrt(v) + epsilon) + decay * var), m, v
+
+
+class FusedWeightScaleApplyMomentum(_Update):
+    """Momentum on the gradient given weight decay and scaled (MindSpore's GPU fusion of
+    loss-scale division, weight decay and ApplyMomentum): ``g = (gradient + weight_decay *
+    variable) * loss_scale``, ``accumulation = momentum * accumulation + g``,
+    ``variable -= learning_rate * accumulation``. ``FusedWeightScaleApplyMomentum()(
+    weight_decay, loss_scale, variable, accumulation, learning_rate, gradient, momentum)``
+    returns the updated variable."""
+
+    hyper, written, returned = (0, 1, 4, 6), (2, 3), (2,)
+
+    def infer(self, weight_decay: Any, loss_scale: Any, variable: Any, accumulation: Any,
+              learning_rate: Any, gradient: Any, momentum: Any) -> Spec:
+        op = self.name
+        _check_states(op, variable, accumulation=accumulation)
+        _check_like(op, "gradient", gradient, variable)
+        _check_scalars(op, weight_decay=weight_decay, loss_scale=loss_scale,
+                       learning_rate=learning_rate, momentum=momentum)
+        return variable.shape, variable.dtype
+
+    def update(self, xp: Any, weight_decay: Any, loss_scale: Any, variable: Any,
+               accumulation: Any, lr: Any, gradient: Any, momentum: Any) -> tuple:
+        accumulation = momentum * accumulation + (gradient + weight_decay * variable) * loss_scale
+        return variable - lr * accumulation, accumulation
+
+
+class AdamNoUpdateParam(_Update):
+    """Adam's step without the parameter: updates ``m`` and ``v`` as ``Adam`` does and returns
+    the change of the parameter, ``-lr * sqrt(1 - beta2_power) / (1 - beta1_power) * m /
+    (sqrt(v) + epsilon)`` (Nesterov: ``m`` replaced by ``beta1 * m + (1 - beta1) *
+    gradient``), all float32: ``AdamNoUpdateParam(use_locking=False, use_nesterov=False)(m, v,
+    beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient)``."""
+
+    hyper, written, returned = (2, 3, 4, 5, 6, 7), (0, 1), ()
+
+    def __init__(self, use_locking: bool = False, use_nesterov: bool = False) -> None:
+        super().__init__()
+        _check_bools(self.name, use_locking=use_locking, use_nesterov=use_nesterov)
+        self.use_locking = use_locking
+        self.use_nesterov = use_nesterov
+
+    def infer(self, m: Any, v: Any, beta1_power: Any, beta2_power: Any, lr: Any, beta1: Any,
+              beta2: Any, epsilon: Any, gradient: Any) -> Spec:
+        op = self.name
+        check_tensor(op, "m", _check_variable(op, m, "m"), (mstype.float32,))
+        _check_like(op, "v", _check_variable(op, v, "v"), m)
+        _check_like(op, "gradient", gradient, m)
+        scalars = {"beta1_power": beta1_power, "beta2_power": beta2_power, "lr": lr,
+                   "beta1": beta1, "beta2": beta2, "epsilon": epsilon}
+        _check_scalars(op, **scalars)
+        for name, value in scalars.items():
+            if isinstance(value, Tensor):
+                check_tensor(op, name, value, (mstype.float32,))
+        return gradient.shape, gradient.dtype
+
+    def update(self, xp: Any, m: Any, v: Any, beta1_power: Any, beta2_power: Any, lr: Any,
+               beta1: Any, beta2: Any, epsilon: Any, gradient: Any) -> tuple:
+        m = m * beta1 + (1 - beta1) * gradient
+        v = v * beta2 + (1 - beta2) * gradient * gradient
+        step = m * beta1 + (1 - beta1) * gradient if self.use_nesterov else m
+        lr_t = lr * xp.sqrt(1 - beta2_power) / (1 - beta1_power)
+        return m, v, -lr_t * step / (xp.sqrt(v) + epsilon)

@@ -68,6 +68,7 @@ __getattr__ = forwarding(__name__, """
     SmoothL1Loss SoftMarginLoss Softplus SoftShrink Softsign SparseApplyAdadelta
     SparseApplyAdagrad SparseApplyAdagradV2 SparseApplyFtrl SparseApplyProximalAdagrad
     SparseApplyRMSProp TopK
+    AdamNoUpdateParam ApplyAdagradDA LARSUpdate SparseApplyFtrlV2
 """)
 
 _FLOAT = mstype.float_type

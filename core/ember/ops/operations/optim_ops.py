@@ -1,6 +1,6 @@
 """Primitives of optimizers and loss scaling: ``Assign``, ``AssignAdd``, the optimizers' fused
-in-place updates (``ApplyMomentum``, ``SGD``, ``Adam``, ``AdamWeightDecay``) and the overflow
-check ``FloatStatus``.
+in-place updates (``ApplyMomentum``, ``SGD``, ``Adam``, ``AdamWeightDecay``), LARS' gradient
+scaling ``LARSUpdate`` and the overflow check ``FloatStatus``.
 
 The updates change their Parameter inputs in place (``pure = False``: graph passes never remove,
 merge or precompute them) and return the updated Parameters. Hyperparameters (learning rate,
@@ -20,7 +20,7 @@ from ember.ops._rules import broadcast_shape, check_tensor
 from ember.ops.primitive import Primitive, Spec
 
 __all__ = ["Adam", "AdamWeightDecay", "ApplyMomentum", "Assign", "AssignAdd", "AssignSub",
-           "FloatStatus", "SGD", "assign", "assign_add", "assign_sub"]
+           "FloatStatus", "LARSUpdate", "SGD", "assign", "assign_add", "assign_sub"]
 
 
 def _check_variable(op: str, variable: Any, name: str = "variable") -> Parameter:
@@ -227,6 +227,49 @@ class AdamWeightDecay(_Update):
         _check_scalars(self.name, lr=lr, beta1=beta1, beta2=beta2, epsilon=epsilon,
                        decay=decay)
         return [(var.shape, var.dtype)] * 3
+
+
+class LARSUpdate(Primitive):
+    """LARS' scaled gradient (layer-wise adaptive rate scaling), from the sums of squares of
+    the weight and of the gradient: ``coeff = hyperpara * sqrt(norm_weight) /
+    (sqrt(norm_gradient) + weight_decay * sqrt(norm_weight) + epsilon)`` (with ``use_clip``,
+    ``clip(coeff / learning_rate, 0, 1)``), returns ``coeff * (gradient + weight_decay *
+    weight)``: ``LARSUpdate(epsilon=1e-05, hyperpara=0.001, use_clip=False)(weight, gradient,
+    norm_weight, norm_gradient, weight_decay, learning_rate)``."""
+
+    def __init__(self, epsilon: float = 1e-05, hyperpara: float = 0.001,
+                 use_clip: bool = False) -> None:
+        super().__init__()
+        for name, value in (("epsilon", epsilon), ("hyperpara", hyperpara)):
+            if not isinstance(value, float):
+                raise TypeError(f"{self.name}: {name} must be a float, but got "
+                                f"{type(value).__name__}")
+        _check_bools(self.name, use_clip=use_clip)
+        self.epsilon, self.hyperpara, self.use_clip = epsilon, hyperpara, use_clip
+
+    def infer(self, weight: Any, gradient: Any, norm_weight: Any, norm_gradient: Any,
+              weight_decay: Any, learning_rate: Any) -> Spec:
+        op = self.name
+        check_tensor(op, "weight", weight, (mstype.float16, mstype.float32))
+        check_tensor(op, "gradient", gradient, (weight.dtype,))
+        if gradient.shape != weight.shape:
+            raise ValueError(f"{op}: gradient must have the shape {list(weight.shape)} of "
+                             f"weight, but got {list(gradient.shape)}")
+        for name, norm in (("norm_weight", norm_weight), ("norm_gradient", norm_gradient)):
+            check_tensor(op, name, norm, (weight.dtype,))
+        _check_scalars(op, norm_weight=norm_weight, norm_gradient=norm_gradient,
+                       weight_decay=weight_decay, learning_rate=learning_rate)
+        return weight.shape, weight.dtype
+
+    def forward(self, xp: Any, weight: Any, gradient: Any, norm_weight: Any,
+                norm_gradient: Any, weight_decay: Any, learning_rate: Any) -> Any:
+        """The scaled gradient, the four scalars as 0-d arrays."""
+        w_norm = xp.sqrt(norm_weight)
+        coeff = self.hyperpara * w_norm / (xp.sqrt(norm_gradient) + weight_decay * w_norm
+                                           + self.epsilon)
+        if self.use_clip:
+            coeff = xp.clip(coeff / learning_rate, 0.0, 1.0)
+        return coeff * (gradient + weight_decay * weight)
 
 
 # -- overflow check -------------------------------------------------------------------------

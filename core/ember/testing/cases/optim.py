@@ -117,9 +117,10 @@ def _centered_rmsprop(var: Any, mg: Any, ms: Any, mom: Any, g: Any, lr: Any, dec
 
 
 def _ftrl(var: Any, accum: Any, linear: Any, g: Any, lr: Any, l1: Any, l2: Any,
-          power: Any) -> tuple:
+          power: Any, shrinkage: float = 0.0) -> tuple:
+    """FTRL-proximal; L2 shrinkage adds ``2 * shrinkage * var`` to the gradient in linear."""
     new_accum = accum + g ** 2
-    linear = linear + g - (new_accum ** -power - accum ** -power) / lr * var
+    linear = linear + g + 2 * shrinkage * var - (new_accum ** -power - accum ** -power) / lr * var
     quadratic = new_accum ** -power / lr + 2 * l2
     var = np.where(np.abs(linear) > l1, (np.sign(linear) * l1 - linear) / quadratic, 0.0)
     return var, new_accum, linear
@@ -151,6 +152,25 @@ def _amsgrad(b1: float, b2: float, eps: float) -> Callable[..., tuple]:
         return var - lr * np.sqrt(1 - b2p) / (1 - b1p) * m / (np.sqrt(vhat) + eps), m, v, vhat
 
     return rule
+
+
+def _adagrad_da(var: Any, accum: Any, squared: Any, g: Any, lr: Any, l1: Any, l2: Any,
+                step: Any) -> tuple:
+    accum = accum + g
+    squared = squared + g ** 2
+    shrunk = np.sign(accum) * np.maximum(np.abs(accum) - l1 * step, 0) if l1 > 0 else accum
+    return -lr * shrunk / (l2 * step * lr + np.sqrt(squared)), accum, squared
+
+
+def _adagrad_da_inputs(l1: float) -> Callable[..., tuple]:
+    """var, the gradient accumulator, the squared one (positive), grad, lr, l1, l2, the step
+    (an int32 scalar)."""
+    dense = _dense_inputs(3, (0.1, l1, 0.2), grad_at=0, positive=2)
+
+    def inputs(rng: np.random.Generator, dt: type) -> tuple:
+        return (*dense(rng, dt), np.asarray(3, np.int32))
+
+    return inputs
 
 
 def _positive(rng: np.random.Generator, dt: type, *shape: int) -> np.ndarray:
@@ -200,6 +220,8 @@ _DENSE = [  # (name, make, states, returns, rule, inputs)
      _centered_inputs),
     ("ApplyFtrl", P.ApplyFtrl, 3, 1, _ftrl,
      _dense_inputs(3, (0.1, 0.05, 0.1, -0.5), grad_at=0)),
+    ("ApplyAdagradDA", P.ApplyAdagradDA, 3, 3, _adagrad_da, _adagrad_da_inputs(0.05)),
+    ("ApplyAdagradDA-no-l1", P.ApplyAdagradDA, 3, 3, _adagrad_da, _adagrad_da_inputs(0.0)),
     ("ApplyPowerSign", P.ApplyPowerSign, 2, 2, _sign_rule(True),
      _dense_inputs(2, (0.1, np.e, 0.99, 0.9))),
     ("ApplyAddSign", P.ApplyAddSign, 2, 2, _sign_rule(False),
@@ -285,6 +307,8 @@ _SPARSE = [  # (name, make, states, returns, rule, inputs)
      _sparse(_adam(True), 3, 9, lazy=False), _sparse_inputs(3, _ADAM_SCALARS)),
     ("FusedSparseFtrl", lambda: P.FusedSparseFtrl(*_FTRL), 3, 3,
      _sparse(_ftrl, 3, 3, attrs=_FTRL), _sparse_inputs(3, ())),
+    ("SparseApplyFtrlV2", lambda: P.SparseApplyFtrlV2(*_FTRL[:3], 0.3, _FTRL[3]), 3, 3,
+     _sparse(_ftrl, 3, 3, attrs=(*_FTRL, 0.3)), _sparse_inputs(3, ())),
     ("SparseApplyRMSProp", lambda: P.SparseApplyRMSProp(0.9, 0.5, 1e-6), 3, 3,
      _sparse(lambda var, ms, mom, lr, g: _rmsprop(var, ms, mom, lr, g, 0.9, 0.5, 1e-6), 3, 4),
      _sparse_inputs(3, (0.01,))),

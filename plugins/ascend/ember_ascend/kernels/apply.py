@@ -149,5 +149,6 @@ KERNELS = {name: _apply for name in (
     "ApplyCenteredRMSProp", "ApplyFtrl", "ApplyAddSign", "ApplyPowerSign",
     "ApplyKerasMomentum", "ApplyAdamWithAmsgrad", "SparseApplyRMSProp", "SparseApplyAdadelta",
     "SparseApplyAdagrad", "SparseApplyAdagradV2", "SparseApplyProximalAdagrad",
-    "SparseApplyFtrl", "SparseApplyAdam", "SparseApplyLazyAdam", "FusedSparseAdam",
-    "FusedSparseLazyAdam", "FusedSparseFtrl", "FusedSparseProximalAdagrad")}
+    "SparseApplyFtrl", "SparseApplyFtrlV2", "ApplyAdagradDA", "SparseApplyAdam",
+    "SparseApplyLazyAdam", "FusedSparseAdam", "FusedSparseLazyAdam", "FusedSparseFtrl",
+    "FusedSparseProximalAdagrad")}

@@ -108,6 +108,15 @@ def _adam_weight_decay(prim):
     return kernel
 
 
+def _lars_update(prim):
+    def kernel(weight, gradient, *scalars):  # computed in float32 for a float16 weight
+        out = prim.forward(np, weight.astype(np.float32), gradient.astype(np.float32),
+                           *(_scalar(s, np.float32) for s in scalars))
+        return out.astype(weight.dtype)
+
+    return kernel
+
+
 def _float_status(prim):
     def kernel(x):
         return np.array([0 if np.isfinite(x).all() else 1], x.dtype)
@@ -167,14 +176,17 @@ def _summed_rows(indices, grad, n):
 
 # -- the fused updates of ``fused_optim_ops``: each primitive's own rule, in float32 ----------
 def _fused(prim):
-    hyper, written = prim.hyper, prim.written
+    hyper, written, returned = prim.hyper, prim.written, prim.returned
 
     def kernel(*args):
         inputs = [np.asarray(a, np.float32).reshape(()) if i in hyper else a.astype(np.float32)
                   for i, a in enumerate(args)]
-        for i, value in zip(written, prim.update(np, *inputs)):
+        new = prim.update(np, *inputs)
+        for i, value in zip(written, new):
             np.copyto(args[i], value, casting="unsafe")
-        return args[written[0]]
+        if not returned:
+            return new[len(written)]
+        return args[returned[0]] if len(returned) == 1 else tuple(args[i] for i in returned)
 
     return kernel
 
@@ -189,6 +201,7 @@ KERNELS = {
     "Adam": _adam,
     "AdamWeightDecay": _adam_weight_decay,
     "FloatStatus": _float_status,
+    "LARSUpdate": _lars_update,
     **dict.fromkeys(apply_ops.__all__, _apply),
     **dict.fromkeys(fused_optim_ops.__all__, _fused),
 }

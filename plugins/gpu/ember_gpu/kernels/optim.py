@@ -122,6 +122,15 @@ def _adam_weight_decay(prim: Any) -> Any:
     return kernel
 
 
+def _lars_update(prim: Any) -> Any:
+    def kernel(weight: Any, gradient: Any, *scalars: Any) -> Any:  # float32 for a float16 weight
+        out = prim.forward(tnp, tf.cast(weight, tf.float32), tf.cast(gradient, tf.float32),
+                           *(_scalar(s, tf.float32) for s in scalars))
+        return tf.cast(out, weight.dtype)
+
+    return kernel
+
+
 def _float_status(prim: Any) -> Any:
     def kernel(x: Any) -> Any:
         finite = tf.reduce_all(tf.math.is_finite(x))
@@ -166,15 +175,18 @@ def _apply(prim: Any) -> Any:
 
 # -- the fused updates of ``fused_optim_ops``: each primitive's own rule, in float32 ----------
 def _fused(prim: Any) -> Any:
-    hyper, written = prim.hyper, prim.written
+    hyper, written, returned = prim.hyper, prim.written, prim.returned
 
     def kernel(*args: Any) -> Any:
         inputs = [tf.cast(a.value() if isinstance(a, tf.Variable) else a, tf.float32)
                   for a in args]
         inputs = [tf.reshape(a, ()) if i in hyper else a for i, a in enumerate(inputs)]
-        for i, value in zip(written, prim.update(tnp, *inputs)):
+        new = prim.update(tnp, *inputs)
+        for i, value in zip(written, new):
             args[i].assign(tf.cast(value, args[i].dtype), read_value=False)
-        return args[written[0]]
+        if not returned:
+            return new[len(written)]
+        return args[returned[0]] if len(returned) == 1 else tuple(args[i] for i in returned)
 
     return kernel
 
@@ -189,6 +201,7 @@ KERNELS = {
     "Adam": _adam,
     "AdamWeightDecay": _adam_weight_decay,
     "FloatStatus": _float_status,
+    "LARSUpdate": _lars_update,
     **dict.fromkeys(apply_ops.__all__, _apply),
     **dict.fromkeys(fused_optim_ops.__all__, _fused),
 }
