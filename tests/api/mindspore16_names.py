@@ -330,8 +330,7 @@ _exclude("Ascend-specific fused kernels and float-status registers (BatchNorm tr
          *(f"ember.ops.operations.{n}" for n in (
              "BNTrainingReduce", "BNTrainingUpdate", "DynamicGRUV2", "DynamicRNN",
              "BasicLSTMCell", "NPUAllocFloatStatus", "NPUGetFloatStatus",
-             "NPUClearFloatStatus", "FusedCastAdamWeightDecay",
-             "FusedWeightScaleApplyMomentum", "AdamNoUpdateParam", "LARSUpdate")))
+             "NPUClearFloatStatus")))
 _exclude("custom operators (ops.Custom with its AKG/TBE/AiCPU/Python function registration) "
          "and PyFunc's NumPy-function form: not built in this round",
          "ember.ops.operations.Custom", "ember.ops.operations.PyFunc")
@@ -343,12 +342,9 @@ _exclude("MindSpore 1.6 primitives outside its CPU kernel table (GPU/Ascend only
          "not built in this round",
          *(f"ember.ops.operations.{n}" for n in (
              "Ger", "EditDistance", "MaxPoolWithArgmax", "NonMaxSuppressionV3",
-             "TruncatedNormal", "NoRepeatNGram", "Randperm", "Assert", "InplaceAdd",
-             "InplaceSub", "InplaceUpdate", "CTCGreedyDecoder", "RNNTLoss",
-             "ScatterNonAliasingAdd", "DepthwiseConv2dNative", "Cdist", "LpNorm",
-             "SparseApplyFtrlV2", "ApplyAdagradDA", "BesselI0", "BesselI1", "BesselI0e",
-             "BesselI1e", "DataFormatDimMap", "ConfusionMatrix", "PopulationCount",
-             "ParallelConcat", "ReLUV2", "SearchSorted", "AdaptiveAvgPool2D",
+             "NoRepeatNGram", "Assert", "InplaceAdd", "InplaceSub", "InplaceUpdate",
+             "CTCGreedyDecoder", "RNNTLoss", "ScatterNonAliasingAdd", "DepthwiseConv2dNative",
+             "DataFormatDimMap", "PopulationCount", "ParallelConcat", "ReLUV2", "AdaptiveAvgPool2D",
              "ScatterElements", "NonZero", "BufferAppend", "BufferGetItem", "BufferSample",
              "ExtractVolumePatches")))
 _exclude("probabilistic layers and inference built on the distributions (Bayesian layers, "
