@@ -39,6 +39,7 @@ __getattr__ = forwarding(__name__, """
     SplitV TensorScatterMax TensorScatterMin TensorScatterSub TensorScatterUpdate Unique
     UniqueWithPad Unpack UnsortedSegmentMax UnsortedSegmentMin UnsortedSegmentProd
     TupleToArray UnsortedSegmentSum Unstack Zeros ZerosLike
+    InplaceUpdate NonZero ScatterElements ScatterNonAliasingAdd
 """)
 
 _INDEX = (mstype.int32, mstype.int64)

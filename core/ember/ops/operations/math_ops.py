@@ -39,6 +39,7 @@ __getattr__ = forwarding(__name__, """
     HistogramFixedWidth IndexAdd Inv Invert IsFinite IsInf IsNan Lerp LinSpace Log1p
     MatrixInverse Mod MulNoNan NMSWithMask ReduceAll ReduceAny ReduceProd Round Sin Sinh
     SquareSumAll SquaredDifference Tan Trunc TruncateDiv TruncateMod Xdivy Xlogy
+    Ger InplaceAdd InplaceSub
 """)
 
 _ALL = frozenset(mstype.all_types)
