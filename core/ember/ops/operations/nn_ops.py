@@ -68,7 +68,7 @@ __getattr__ = forwarding(__name__, """
     SmoothL1Loss SoftMarginLoss Softplus SoftShrink Softsign SparseApplyAdadelta
     SparseApplyAdagrad SparseApplyAdagradV2 SparseApplyFtrl SparseApplyProximalAdagrad
     SparseApplyRMSProp TopK
-    AdaptiveAvgPool2D MaxPoolWithArgmax
+    MaxPoolWithArgmax
 """)
 
 _FLOAT = mstype.float_type
