@@ -23,7 +23,6 @@ from ember.ops.operations.math_ops import *  # noqa: F403
 from ember.ops.operations.nn_ops import *  # noqa: F403
 from ember.ops.operations.norm_ops import *  # noqa: F403
 from ember.ops.operations.optim_ops import *  # noqa: F403
-from ember.ops.operations.pool_ops import *  # noqa: F403
 from ember.ops.operations.random_ops import *  # noqa: F403
 from ember.ops.operations.reduce_ops import *  # noqa: F403
 from ember.ops.operations.rnn_ops import *  # noqa: F403
