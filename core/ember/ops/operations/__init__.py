@@ -15,6 +15,7 @@ from ember.ops.operations.fused_optim_ops import *  # noqa: F403
 from ember.ops.operations.image_ops import *  # noqa: F403
 from ember.ops.operations.index_add_ops import *  # noqa: F403
 from ember.ops.operations.index_ops import *  # noqa: F403
+from ember.ops.operations.inplace_ops import *  # noqa: F403
 from ember.ops.operations.layout_ops import *  # noqa: F403
 from ember.ops.operations.linalg_ops import *  # noqa: F403
 from ember.ops.operations.loss_ops import *  # noqa: F403

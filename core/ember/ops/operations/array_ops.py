@@ -18,7 +18,8 @@ from ember.ops.primitive import Primitive, Spec
 __all__ = [
     "DType",
     "dtype",
-    "BroadcastTo", "Concat", "ExpandDims", "Gather", "GatherNd", "Identity", "OneHot", "Rank",
+    "BroadcastTo", "Concat", "ExpandDims", "Gather", "GatherNd", "Identity", "OneHot",
+    "ParallelConcat", "Rank",
     "Reshape", "Shape", "Size", "Slice", "Split", "Squeeze", "Stack", "StridedSlice",
     "StridedSliceGrad", "TensorScatterAdd", "Tile", "Transpose",
     "broadcast_to", "concat", "expand_dims", "gather", "gather_nd", "one_hot", "rank", "reshape",
@@ -40,6 +41,7 @@ __getattr__ = forwarding(__name__, """
     UniqueWithPad Unpack UnsortedSegmentMax UnsortedSegmentMin UnsortedSegmentProd
     TupleToArray UnsortedSegmentSum Unstack Zeros ZerosLike
     SearchSorted TruncatedNormal
+    InplaceUpdate NonZero ScatterElements ScatterNonAliasingAdd
 """)
 
 _INDEX = (mstype.int32, mstype.int64)
@@ -295,6 +297,23 @@ class Concat(_Join):
             grads.append(tensor_slice(dout, begin, x.shape))
             offset += x.shape[axis]
         return tuple(grads)
+
+
+class ParallelConcat(Concat):
+    """The tensors of ``values``, each of one shape (1, ...), joined along their first
+    dimension: ``ParallelConcat()(values)``."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+
+    def infer(self, *xs: Any) -> Spec:
+        for i, x in enumerate(xs):
+            check_tensor(self.name, f"values[{i}]", x)
+            if not x.ndim or x.shape[0] != 1 or x.shape != xs[0].shape:
+                raise ValueError(f"ParallelConcat: values[{i}] has shape {list(x.shape)}, but "
+                                 f"all must have the shape of values[0], {list(xs[0].shape)}, "
+                                 "whose first dimension is 1")
+        return super().infer(*xs)
 
 
 class Stack(_Join):

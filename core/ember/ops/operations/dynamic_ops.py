@@ -1,5 +1,5 @@
 """Primitives whose output shape depends on the values of their inputs (``Unique``,
-``MaskedSelect``, ``ComputeAccidentalHits``), and their fixed-shape relatives
+``MaskedSelect``, ``NonZero``, ``ComputeAccidentalHits``), and their fixed-shape relatives
 (``UniqueWithPad``, ``DynamicShape``).
 
 A value-shaped primitive runs in PyNative mode, where its kernel's result gives the shape. A
@@ -18,8 +18,8 @@ from ember.common.tensor import Tensor
 from ember.ops._rules import broadcast_shape, check_tensor
 from ember.ops.primitive import Primitive, Spec, run, user_frame
 
-__all__ = ["ComputeAccidentalHits", "DynamicShape", "MaskedSelect", "MaskedSelectGrad", "Range",
-           "Unique", "UniqueWithPad", "masked_select", "unique"]
+__all__ = ["ComputeAccidentalHits", "DynamicShape", "MaskedSelect", "MaskedSelectGrad", "NonZero",
+           "Range", "Unique", "UniqueWithPad", "masked_select", "unique"]
 
 _INDEX = (mstype.int32, mstype.int64)
 
@@ -89,6 +89,25 @@ class MaskedSelect(_ValueShaped):
 
     def bprop(self, x: Tensor, mask: Tensor, out: Tensor, dout: Tensor) -> tuple:
         return MaskedSelectGrad()(x, mask, dout), None
+
+
+class NonZero(_ValueShaped):
+    """The coordinates of the nonzero (True) elements of ``x`` in row-major order, one row
+    each, as int64: ``NonZero(transpose=False)(x)`` -> (count, rank); with ``transpose``,
+    one row per dimension instead: (rank, count)."""
+
+    def __init__(self, transpose: bool = False) -> None:
+        super().__init__()
+        if not isinstance(transpose, bool):
+            raise TypeError(f"NonZero: transpose must be a bool, but got {transpose!r}")
+        self.transpose = transpose
+
+    def infer(self, x: Any) -> Spec:
+        check_tensor(self.name, "x", x)
+        if x.ndim < 1:
+            raise ValueError("NonZero: x must have at least one dimension, but it is 0-d")
+        most = (x.ndim, x.size) if self.transpose else (x.size, x.ndim)
+        return most, mstype.int64
 
 
 class MaskedSelectGrad(Primitive):

@@ -38,6 +38,7 @@ from ember.ops.operations.math_ops import (
 from ember.ops.primitive import Primitive, Spec, describe
 
 __all__ = [
+    "PopulationCount",
     "ACos", "ACosGrad", "Acosh", "AcoshGrad", "ApproximateEqual", "Asin", "AsinGrad", "Asinh",
     "AsinhGrad", "Atan", "Atan2", "AtanGrad", "Atanh", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
     "Ceil", "Cos", "Cosh", "DivNoNan", "Eps", "Erf", "Erfc", "Expm1", "Floor", "FloorDiv",
@@ -262,6 +263,15 @@ class Invert(_Unary):
 
     accepts = _INT
     bprop = _zero
+
+
+class PopulationCount(Primitive):
+    """The number of 1 bits of each element of an int16 or uint16 tensor, as uint8:
+    ``PopulationCount()(input)``."""
+
+    def infer(self, x: Any) -> Spec:
+        _check(self.name, "input", x, frozenset((mstype.int16, mstype.uint16)))
+        return x.shape, mstype.uint8
 
 
 class _Predicate(_Unary):

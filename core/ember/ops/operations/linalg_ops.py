@@ -1,4 +1,4 @@
-"""Matrix inverses and evenly spaced sequences."""
+"""Matrix inverses, outer products and evenly spaced sequences."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import numpy as np
 
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
+from ember.ops.operations.array_ops import expand_dims
 from ember.ops.operations.math_ops import (
     _check,
     _product,
@@ -18,9 +19,10 @@ from ember.ops.operations.math_ops import (
 )
 from ember.ops.primitive import Primitive, Spec, describe
 
-__all__ = ["LinSpace", "MatrixInverse", "linspace", "matrix_inverse"]
+__all__ = ["Ger", "LinSpace", "MatrixInverse", "linspace", "matrix_inverse"]
 
 _REAL = frozenset((mstype.float32, mstype.float64))
+_GER = frozenset((mstype.float16, mstype.float32, mstype.float64))
 
 
 class MatrixInverse(Primitive):
@@ -48,6 +50,23 @@ class MatrixInverse(Primitive):
                 _product(batched, False, True)(out, dout), out)),)
         return (neg(_product(batched, False, True)(  # -out^T @ dout @ out^T
             _product(batched, True, False)(out, dout), out)),)
+
+
+class Ger(Primitive):
+    """The outer product of two 1-D float tensors of one dtype: ``Ger()(x1, x2)`` of shapes
+    (m,) and (n,) -> (m, n), ``out[i, j] = x1[i] * x2[j]``."""
+
+    def infer(self, x1: Any, x2: Any) -> Spec:
+        _check(self.name, "x1", x1, _GER)
+        _check(self.name, "x2", x2, frozenset((x1.dtype,)))
+        if x1.ndim != 1 or x2.ndim != 1:
+            raise ValueError(f"Ger: inputs 'x1' and 'x2' must be 1-D, but got "
+                             f"{describe((x1, x2))}")
+        return (x1.shape[0], x2.shape[0]), x1.dtype
+
+    def bprop(self, x1: Tensor, x2: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return (reduce_sum(mul(dout, expand_dims(x2, 0)), 1),
+                reduce_sum(mul(dout, expand_dims(x1, 1)), 0))
 
 
 class LinSpace(Primitive):

@@ -40,6 +40,7 @@ __getattr__ = forwarding(__name__, """
     MatrixInverse Mod MulNoNan NMSWithMask ReduceAll ReduceAny ReduceProd Round Sin Sinh
     SquareSumAll SquaredDifference Tan Trunc TruncateDiv TruncateMod Xdivy Xlogy
     BesselI0 BesselI0e BesselI1 BesselI1e Cdist LpNorm
+    Ger InplaceAdd InplaceSub
 """)
 
 _ALL = frozenset(mstype.all_types)

@@ -34,6 +34,7 @@ __all__ = [
     "GeLU",
     "LogSoftmax",
     "MaxPool",
+    "MaxPoolWithArgmax",
     "ReLU",
     "ReLU6",
     "Sigmoid",
@@ -736,6 +737,20 @@ class MaxPool(_Pool):
 
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
         return (self._sibling(MaxPoolGrad)(x, out, dout),)
+
+
+class MaxPoolWithArgmax(_Pool):
+    """The maximum of each window of NCHW ``x`` and where it is, as the int32 position
+    ``h * W + w`` in its (H, W) plane of ``x`` (the first in row-major order where several
+    are equal, as MaxPoolGrad routes): ``MaxPoolWithArgmax(kernel_size=1, strides=1,
+    pad_mode="valid", data_format="NCHW")(x)`` -> (output, argmax)."""
+
+    def infer(self, x: Any) -> list[Spec]:
+        shape = self._out_shape(x)
+        return [(shape, x.dtype), (shape, mstype.int32)]
+
+    def bprop(self, x: Tensor, out: tuple, dout: tuple) -> tuple:
+        return (self._sibling(MaxPoolGrad)(x, out[0], dout[0]),)
 
 
 class MaxPoolGrad(_PoolGrad):

@@ -8,6 +8,8 @@ Three kinds, as in MindSpore:
   positions the last dimension of ``indices`` addresses: ``updates`` has shape
   ``indices.shape[:-1] + input_x.shape[indices.shape[-1]:]``.
 - ``ScatterNd`` and ``TensorScatter<Op>`` (Update, Sub, Max, Min) return a new tensor.
+- ``ScatterNonAliasingAdd`` is ScatterNdAdd with MindSpore's bprop; ``ScatterElements``
+  returns a copy with ``updates`` written element by element along one axis.
 
 In-place updates return the updated Parameter (``pure = False``: graph passes keep them).
 Repeated indices combine with the update's operation (they add up for Add); for Update the
@@ -26,11 +28,12 @@ from ember.ops import functional as F
 from ember.ops._rules import check_tensor
 from ember.ops.operations.array_ops import _check_nd_indices, _shape_of, _Strided, gather_nd
 from ember.ops.operations.optim_ops import _Update
-from ember.ops.primitive import Primitive, Spec
+from ember.ops.primitive import Primitive, Spec, describe
 
 __all__ = [
     "ScatterAdd", "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterMul", "ScatterSub",
     "ScatterUpdate", "ScatterNd", "ScatterNdAdd", "ScatterNdSub", "ScatterNdUpdate",
+    "ScatterElements", "ScatterNonAliasingAdd",
     "TensorCopySlices", "TensorScatterMax", "TensorScatterMin", "TensorScatterSub",
     "TensorScatterUpdate", "UpdateCache", "scatter_nd", "tensor_scatter_update",
 ]
@@ -162,6 +165,54 @@ class ScatterNdUpdate(_ScatterNdInPlace):
     """Writes ``updates`` into the Parameter ``input_x`` at ``indices``, in place."""
 
     dtypes = mstype.all_types
+
+
+class ScatterNonAliasingAdd(_ScatterNdInPlace):
+    """Adds ``updates`` to the Parameter ``input_x`` at the positions the last dimension of
+    the int32 ``indices`` addresses, in place: ``ScatterNonAliasingAdd()(input_x, indices,
+    updates)``."""
+
+    dtypes = (mstype.float16, mstype.float32, mstype.float64, mstype.int32)
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def infer(self, x: Any, indices: Any, updates: Any) -> Spec:
+        check_tensor(self.name, "indices", indices, (mstype.int32,))
+        return super().infer(x, indices, updates)
+
+    def bprop(self, x: Tensor, indices: Tensor, updates: Tensor, out: Tensor,
+              dout: Tensor) -> tuple:
+        return dout, None, gather_nd(dout, indices)
+
+
+class ScatterElements(Primitive):
+    """A copy of ``data`` with ``updates`` written element by element along ``axis``:
+    ``ScatterElements(axis=0)(data, indices, updates)``, where for axis 0 of a 2-D ``data``
+    ``out[indices[i][j]][j] = updates[i][j]``; ``indices`` and ``updates`` have one shape and
+    the rank of ``data``, no larger than it in any dimension. An element written twice takes
+    one of its updates, which one is not specified."""
+
+    def __init__(self, axis: int = 0) -> None:
+        super().__init__()
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise TypeError(f"ScatterElements: axis must be an int, but got {axis!r}")
+        self.axis = axis
+
+    def infer(self, data: Any, indices: Any, updates: Any) -> Spec:
+        check_tensor(self.name, "data", data)
+        check_tensor(self.name, "indices", indices, _INDEX)
+        check_tensor(self.name, "updates", updates, (data.dtype,))
+        rank = data.ndim
+        if not -rank <= self.axis < max(rank, 1):
+            raise ValueError(f"ScatterElements: axis {self.axis} is out of range [{-rank}, "
+                             f"{rank}) for data of shape {list(data.shape)}")
+        if updates.shape != indices.shape or indices.ndim != rank or any(
+                n > m for n, m in zip(indices.shape, data.shape)):
+            raise ValueError(f"ScatterElements: indices and updates must have one shape, of the "
+                             f"rank of data and no larger in any dimension, but got "
+                             f"{describe((data, indices, updates))}")
+        return data.shape, data.dtype
 
 
 class ScatterNd(Primitive):

@@ -1,4 +1,4 @@
-"""Cases for ``ember.ops.operations.dynamic_ops``: Unique, MaskedSelect and
+"""Cases for ``ember.ops.operations.dynamic_ops``: Unique, MaskedSelect, NonZero and
 ComputeAccidentalHits (whose output shapes depend on values: Graph mode must refuse them),
 UniqueWithPad and DynamicShape.
 
@@ -59,6 +59,19 @@ def _accidental_hits(true_classes: np.ndarray, sampled: np.ndarray) -> tuple:
             np.full(len(rows), np.finfo(np.float32).min, np.float32))
 
 
+def _non_zero(transpose: bool):
+    def reference(x: np.ndarray) -> np.ndarray:
+        rows = [at for at in np.ndindex(x.shape) if x[at]]
+        out = np.array(rows, np.int64).reshape(len(rows), x.ndim)
+        return out.T.copy() if transpose else out
+    return reference
+
+
+def _sparse(rng: np.random.Generator, dt: type, *shape: int) -> np.ndarray:
+    """Values of which about half are zero (False)."""
+    return np.where(rng.random(shape) < 0.5, sample(rng, dt, *shape), np.zeros((), dt))
+
+
 def _repeats(rng: np.random.Generator, dt: type, n: int) -> np.ndarray:
     """``n`` values with repeats: a few distinct ones drawn with replacement."""
     pool = sample(rng, dt, 4)
@@ -99,6 +112,13 @@ CASES: list[OpCase] = [
            lambda rng, dt: (sample(rng, dt, 2, 1), np.array([[1, 0, 1], [0, 1, 1]], bool),
                             sample(rng, dt, 4)),
            _masked_select_grad, NUMBERS),
+    *(OpCase(f"NonZero/{label}", "NonZero", lambda t=transpose: P.NonZero(t),
+             lambda rng, dt, shape=shape: (_sparse(rng, dt, *shape),), _non_zero(transpose), ANY,
+             graph=False)
+      for label, shape, transpose in [("2d", (3, 4), False), ("3d-transpose", (2, 3, 2), True),
+                                      ("1d", (7,), False), ("empty", (0, 3), False)]),
+    OpCase("NonZero/all-zero", "NonZero", P.NonZero,
+           lambda rng, dt: (np.zeros((2, 2), dt),), _non_zero(False), ANY, graph=False),
     OpCase("Range/ints", "Range", P.Range,
            lambda rng, dt: (np.array(2, dt), np.array(-7, dt), np.array(-3, dt)),
            lambda a, b, c: np.array([2, -1, -4], a.dtype), INTS, graph=False),

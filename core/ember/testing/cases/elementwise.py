@@ -180,4 +180,16 @@ BINARY_CASES = [
       for label, attrs, tol in (("default", (), 1e-5), ("tolerance", (0.5,), 0.5))),
 ]
 
-CASES: list[OpCase] = [*UNARY_CASES, *BINARY_CASES]
+POPULATION_CASES = [
+    OpCase("PopulationCount/all-bits", "PopulationCount", P.PopulationCount,
+           lambda rng, dt: (np.array([0, 1, 3, 255, 256, -1, 21845, -32768], np.int64).astype(dt),),
+           lambda x: np.array([bin(int(v) & 0xFFFF).count("1") for v in x.tolist()], np.uint8),
+           (np.int16, np.uint16)),
+    OpCase("PopulationCount/2d", "PopulationCount", P.PopulationCount,
+           lambda rng, dt: (rng.integers(0, 1 << 16, (3, 4)).astype(dt),),
+           lambda x: np.array([bin(int(v) & 0xFFFF).count("1") for v in x.ravel().tolist()],
+                              np.uint8).reshape(x.shape),
+           (np.int16, np.uint16)),
+]
+
+CASES: list[OpCase] = [*UNARY_CASES, *BINARY_CASES, *POPULATION_CASES]

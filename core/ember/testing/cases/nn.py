@@ -442,6 +442,18 @@ class _Pool:
             out[:, :, p, q] = np.max(x[window], axis=(2, 3))
         return out
 
+    def max_argmax(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The maxima and, for each, the position h * W + w of the first (row-major) in x."""
+        argmax = np.zeros(self._out_shape(), np.int32)
+        width = x.shape[3]
+        for p, q, window in self._windows():
+            top, left = window[2].start, window[3].start
+            for n, c in np.ndindex(*x.shape[:2]):
+                part = x[window][n, c]
+                i, j = np.unravel_index(np.argmax(part), part.shape)
+                argmax[n, c, p, q] = (top + i) * width + left + j
+        return self.max(x), argmax
+
     def avg(self, x: np.ndarray) -> np.ndarray:
         out = np.zeros(self._out_shape())
         for p, q, window in self._windows():
@@ -480,6 +492,9 @@ class _Pool:
         return [
             OpCase(f"MaxPool/{self.id}", "MaxPool", lambda: P.MaxPool(*attrs),
                    lambda rng, dt: (sample(rng, dt, *self.x),), self.max, FLOATS, grad),
+            OpCase(f"MaxPoolWithArgmax/{self.id}", "MaxPoolWithArgmax",
+                   lambda: P.MaxPoolWithArgmax(*attrs),
+                   lambda rng, dt: (sample(rng, dt, *self.x),), self.max_argmax, FLOATS, grad),
             OpCase(f"AvgPool/{self.id}", "AvgPool", lambda: P.AvgPool(*attrs),
                    lambda rng, dt: (sample(rng, dt, *self.x),), self.avg, FLOATS, grad,
                    HALF_LOOSE),
@@ -506,6 +521,21 @@ _POOL_EDGES = [
                                         [-np.inf, -np.inf, 0, 5], [-np.inf, -np.inf, 6, 1]]]],
                                      dt),),
            lambda x: np.array([[[[np.inf, 0], [-np.inf, 6]]]], x.dtype), FLOATS),
+    OpCase("MaxPoolWithArgmax/documented-same", "MaxPoolWithArgmax",
+           lambda: P.MaxPoolWithArgmax(3, 2, "SAME"),
+           lambda rng, dt: (np.array([[[[0, 1, 2, 3, -4, -5], [6, 7, 8, 9, -10, -11],
+                                        [12, 13, 14, -15, -16, -17], [18, 19, 20, 21, 22, 23],
+                                        [24, 25, 26, 27, 28, 29], [30, 31, 32, 33, 34, 35]]]],
+                                     dt),),
+           lambda x: (np.array([[[[14, 14, -4], [26, 28, 29], [32, 34, 35]]]], x.dtype),
+                      np.array([[[[14, 14, 4], [26, 28, 29], [32, 34, 35]]]], np.int32)),
+           FLOATS),
+    OpCase("MaxPoolWithArgmax/ties-to-first", "MaxPoolWithArgmax",
+           lambda: P.MaxPoolWithArgmax(2, 2),
+           lambda rng, dt: (np.array([[[[1, 1, 0, 2], [1, 0, 2, 2], [3, 3, 3, 3],
+                                        [3, 3, 3, 3]]]], dt),),
+           lambda x: (np.array([[[[1, 2], [3, 3]]]], x.dtype),
+                      np.array([[[[0, 3], [8, 10]]]], np.int32)), FLOATS),
     OpCase("MaxPoolGrad/ties-to-first", "MaxPoolGrad", lambda: nn_ops.MaxPoolGrad(2, 2),
            lambda rng, dt: (np.array([[[[1, 1, 0, 2], [1, 0, 2, 2], [3, 3, 3, 3],
                                         [3, 3, 3, 3]]]], dt),

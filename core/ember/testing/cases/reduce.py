@@ -148,7 +148,7 @@ HISTOGRAM_CASES = [
 ]
 
 
-# -- matrix inverses, evenly spaced sequences -----------------------------------------------
+# -- matrix inverses, outer products, evenly spaced sequences -----------------------------------------------
 def _invertible(*shape: int) -> Callable[[np.random.Generator, type], tuple]:
     """Well-conditioned square matrices: random entries plus a dominant diagonal."""
     def make(rng: np.random.Generator, dtype: type) -> tuple:
@@ -183,6 +183,14 @@ LINALG_CASES = [
              _linspace_reference, (np.float32, np.float64), (0, 1))
       for label, start, stop, num in [("increasing", 1.0, 10.0, 5), ("decreasing", 2.5, -3.0, 12),
                                       ("one", -2.0, 7.0, 1), ("two", 0.0, 1.0, 2)]),
+    OpCase("Ger/documented", "Ger", P.Ger,
+           lambda rng, dtype: (np.arange(1, 5, dtype=dtype), np.arange(1, 4, dtype=dtype)),
+           lambda x1, x2: np.array([[1, 2, 3], [2, 4, 6], [3, 6, 9], [4, 8, 12]], x1.dtype)),
+    OpCase("Ger/random", "Ger", P.Ger,
+           lambda rng, dtype: (ANY(rng, (5,), dtype), ANY(rng, (3,), dtype)),
+           lambda x1, x2: rounded(np.array([[a * b for b in x2.astype(F64).tolist()]
+                                            for a in x1.astype(F64).tolist()]), x1.dtype),
+           grad=(0, 1)),
 ]
 
 

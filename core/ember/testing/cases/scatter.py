@@ -1,4 +1,5 @@
-"""Cases for the scatter primitives of ``ember.ops.operations.scatter_ops``.
+"""Cases for the scatter primitives of ``ember.ops.operations.scatter_ops`` and the row
+updates of ``ember.ops.operations.inplace_ops``.
 
 The in-place ones update a Parameter: each case's call copies its ``input_x`` into a Parameter
 (with ``Assign``, so Graph mode runs the same two steps) and returns what the scatter returns,
@@ -114,7 +115,95 @@ def _nd_in_place_case(kind: str, dtypes: tuple) -> OpCase:
                   _nd(kind), dtypes)
 
 
+def _elements(axis: int) -> Callable[..., np.ndarray]:
+    """ScatterElements: one update at a time, its index in place of its coordinate on axis."""
+
+    def reference(data: np.ndarray, indices: np.ndarray, updates: np.ndarray) -> np.ndarray:
+        out = data.copy()
+        for at in np.ndindex(indices.shape):
+            target = list(at)
+            target[axis] = int(indices[at])
+            out[tuple(target)] = updates[at]
+        return out
+
+    return reference
+
+
+def _distinct(rng: np.random.Generator, axis: int) -> np.ndarray:
+    """Indices of shape (2, 3, 4) into (3, 4, 5) along ``axis``, no element addressed twice
+    (a permutation's first entries along the axis)."""
+    sizes = (3, 4, 5)
+    axis %= 3
+    shape = (2, 3, 4)
+    lines = np.moveaxis(np.zeros(shape, np.int32), axis, -1)
+    for at in np.ndindex(lines.shape[:-1]):
+        lines[at] = rng.permutation(sizes[axis])[:shape[axis]]
+    return np.moveaxis(lines, -1, axis).copy()
+
+
+def _inplace(kind: str, indices: tuple[int, ...]) -> Callable[..., np.ndarray]:
+    """Inplace<kind>: row i of v combined into row indices[i] of a copy of x, in order."""
+
+    def reference(x: np.ndarray, v: np.ndarray) -> np.ndarray:
+        out = x.copy()
+        for i, row in enumerate(indices):
+            out[row] = _COMBINE[kind](out[row], v[i])
+        return out
+
+    return reference
+
+
+_INPLACE_DOCUMENTED = {"Add": [[1.5, 3], [4, 5.5], [5, 6]], "Sub": [[0.5, 1], [2, 2.5], [5, 6]],
+                       "Update": [[0.5, 1], [1, 1.5], [5, 6]]}
+_INPLACE_DTYPES = (*FLOATS, np.int32)
+
+INPLACE_CASES = [
+    *(OpCase(f"Inplace{kind}/documented", f"Inplace{kind}",
+             lambda kind=kind: getattr(P, f"Inplace{kind}")((0, 1)),
+             lambda rng, dt: (np.array([[1, 2], [3, 4], [5, 6]], dt),
+                              np.array([[0.5, 1], [1, 1.5]], dt)),
+             lambda x, v, want=want: np.array(want, x.dtype), FLOATS)
+      for kind, want in _INPLACE_DOCUMENTED.items()),
+    *(OpCase(f"Inplace{kind}/{label}", f"Inplace{kind}",
+             lambda kind=kind, at=at: getattr(P, f"Inplace{kind}")(at),
+             lambda rng, dt, at=at: (sample(rng, dt, 4, 2, 3),
+                                     sample(rng, dt, 1 if isinstance(at, int) else len(at), 2, 3)),
+             _inplace(kind, (at,) if isinstance(at, int) else at), _INPLACE_DTYPES, grad=(0, 1))
+      for kind in ("Add", "Sub", "Update")
+      for label, at in (("int-index", 2), ("rows-out-of-order", (3, 0, 1)))),
+    *(OpCase(f"Inplace{kind}/repeated-index", f"Inplace{kind}",
+             lambda kind=kind: getattr(P, f"Inplace{kind}")((1, 3, 1)),
+             lambda rng, dt: (sample(rng, dt, 4, 2), sample(rng, dt, 3, 2)),
+             _inplace(kind, (1, 3, 1)), _INPLACE_DTYPES, grad=(0, 1))
+      for kind in ("Add", "Sub")),
+]
+
 CASES: list[OpCase] = [
+    *INPLACE_CASES,
+    OpCase("ScatterNonAliasingAdd/documented", "ScatterNonAliasingAdd",
+           lambda: in_place(P.ScatterNonAliasingAdd()),
+           lambda rng, dt: (np.arange(1, 9, dtype=dt), index([[2], [4], [1], [7]]),
+                            np.arange(6, 10, dtype=dt)),
+           lambda x, at, u: np.array([1, 10, 9, 4, 12, 6, 7, 17], x.dtype), _INPLACE_DTYPES),
+    OpCase("ScatterNonAliasingAdd/repeated-elements", "ScatterNonAliasingAdd",
+           lambda: in_place(P.ScatterNonAliasingAdd()),
+           lambda rng, dt: (sample(rng, dt, 3, 4), index([[2, 1], [0, 3], [2, 1]]),
+                            sample(rng, dt, 3)),
+           _nd("Add"), _INPLACE_DTYPES),
+    OpCase("ScatterElements/documented-axis0", "ScatterElements", lambda: P.ScatterElements(0),
+           lambda rng, dt: (np.arange(1, 10, dtype=dt).reshape(3, 3),
+                            index([[1, 0, 2], [0, 2, 1]]), np.zeros((2, 3), dt)),
+           lambda d, i, u: np.array([[0, 0, 3], [0, 5, 0], [7, 0, 0]], d.dtype), NUMBERS),
+    OpCase("ScatterElements/documented-axis1", "ScatterElements", lambda: P.ScatterElements(1),
+           lambda rng, dt: (np.arange(1, 6, dtype=dt).reshape(1, 5), index([[2, 4]]),
+                            np.full((1, 2), 8, dt)),
+           lambda d, i, u: np.array([[1, 2, 8, 4, 8]], d.dtype), NUMBERS),
+    *(OpCase(f"ScatterElements/3d-axis{axis}", "ScatterElements",
+             lambda axis=axis: P.ScatterElements(axis),
+             lambda rng, dt, axis=axis: (sample(rng, dt, 3, 4, 5), _distinct(rng, axis),
+                                         sample(rng, dt, 2, 3, 4)),
+             _elements(axis % 3), ANY)
+      for axis in (0, 1, -1)),
     *(_row_case(kind, FLOATS if kind == "Div" else NUMBERS) for kind in
       ("Add", "Sub", "Mul", "Div", "Max", "Min")),
     _row_case("Update", ANY, repeats=False),

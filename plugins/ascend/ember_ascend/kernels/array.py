@@ -443,6 +443,7 @@ KERNELS = {
     "BroadcastTo": _broadcast_to,
     "Concat": _join("Cat", stacked=False),
     "Stack": _join("Stack", stacked=True),
+    "ParallelConcat": _join("Cat", stacked=False),
     "Slice": _slice,
     "StridedSlice": _strided_slice,
     "TensorCopySlices": _tensor_copy_slices,

@@ -47,6 +47,24 @@ def _masked_select(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _non_zero(prim: Any, dev: AscendDevice) -> Any:
+    """Each dimension's coordinates (constants) at x's nonzero elements, by
+    :func:`_masked_select`, stacked as rows or columns (aclnnStack)."""
+    select = _masked_select(prim, dev)
+
+    def kernel(x: DeviceArray) -> DeviceArray:
+        nonzero = Arithmetic(dev, x.dtype).compare("NeTensor", x, 0)
+        grid = np.indices(x.shape, dtype=np.int64)
+        columns = [select(dev.constant(grid[d], np.int64), nonzero) for d in range(x.ndim)]
+        count = columns[0].size
+        out = dev.empty((x.ndim, count) if prim.transpose else (count, x.ndim), np.int64)
+        if out.size:
+            dev.aclnn("Stack", TensorList(tuple(columns)), 0 if prim.transpose else 1, out)
+        return out
+
+    return kernel
+
+
 def _masked_select_grad(prim: Any, dev: AscendDevice) -> Any:
     """``grad`` scattered in order to the mask's True positions of the broadcast shape
     (aclnnInplaceMaskedScatter into zeros), summed to x's shape."""
@@ -136,6 +154,7 @@ def _unique_with_pad(prim: Any, dev: AscendDevice) -> Any:
 
 KERNELS = {
     "Unique": _unique,
+    "NonZero": _non_zero,
     "UniqueWithPad": _unique_with_pad,
     "Range": _range,
     "MaskedSelect": _masked_select,

@@ -7,7 +7,15 @@ from typing import Any
 
 import numpy as np
 
-from ember_ascend.device import AscendDevice, DeviceArray, DType, IntArray, Scalar, transposed
+from ember_ascend.device import (
+    AscendDevice,
+    DeviceArray,
+    DType,
+    IntArray,
+    Scalar,
+    transposed,
+    view,
+)
 from ember_ascend.kernels.common import binary, unary
 
 
@@ -244,6 +252,17 @@ def _matrix_inverse(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _ger(prim: Any, dev: AscendDevice) -> Any:
+    """aclnnMul of x1 as a column by x2 as a row."""
+    def kernel(x1: DeviceArray, x2: DeviceArray) -> DeviceArray:
+        out = dev.empty((x1.size, x2.size), x1.dtype)
+        if out.size:
+            dev.aclnn("Mul", view(x1, (x1.size, 1)), view(x2, (1, x2.size)), out)
+        return out
+
+    return kernel
+
+
 def _select(prim: Any, dev: AscendDevice) -> Any:
     def kernel(condition: DeviceArray, x: DeviceArray, y: DeviceArray) -> DeviceArray:
         out = dev.empty(np.broadcast_shapes(condition.shape, x.shape, y.shape), x.dtype)
@@ -336,4 +355,5 @@ KERNELS = {
     "MatMul": _matmul("Matmul"),
     "BatchMatMul": _matmul("BatchMatMul"),
     "MatrixInverse": _matrix_inverse,
+    "Ger": _ger,
 }

@@ -167,6 +167,21 @@ def _update_cache(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _scatter_elements(prim: Any, dev: AscendDevice) -> Any:
+    """A copy of data with each update put at its coordinates, its index in place of the one
+    along axis (the others constant index tensors)."""
+    def kernel(data: DeviceArray, indices: DeviceArray, updates: DeviceArray) -> DeviceArray:
+        axis = prim.axis % data.ndim
+        grid = np.indices(indices.shape, dtype=indices.dtype)
+        index = TensorList(tuple(indices if d == axis else dev.constant(grid[d], indices.dtype)
+                                 for d in range(data.ndim)))
+        out = dev.empty(data.shape, data.dtype)
+        dev.copy(out, data)
+        return _put(dev, out, index, updates, "Update")
+
+    return kernel
+
+
 def _scatter_nd(prim: Any, dev: AscendDevice) -> Any:
     def kernel(indices: DeviceArray, updates: DeviceArray, shape: Any) -> DeviceArray:
         out = dev.zero(dev.empty(tuple(shape), updates.dtype))
@@ -178,6 +193,8 @@ def _scatter_nd(prim: Any, dev: AscendDevice) -> Any:
 KERNELS = {
     **{f"Scatter{kind}": _in_place(kind, nd=False) for kind in (*KINDS, *REDUCED)},
     **{f"ScatterNd{kind}": _in_place(kind, nd=True) for kind in KINDS},
+    "ScatterNonAliasingAdd": _in_place("Add", nd=True),
+    "ScatterElements": _scatter_elements,
     **{f"TensorScatter{kind}": _tensor_scatter(kind) for kind in
        ("Update", "Add", "Sub", "Max", "Min")},
     "ScatterNd": _scatter_nd,

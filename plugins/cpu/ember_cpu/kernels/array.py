@@ -83,6 +83,7 @@ KERNELS = {
     "Tile": lambda p: np.tile,
     "Concat": lambda p: lambda *xs: np.concatenate(xs, axis=p.axis),
     "Stack": lambda p: lambda *xs: np.stack(xs, axis=p.axis),
+    "ParallelConcat": lambda p: lambda *xs: np.concatenate(xs, axis=0),
     "Split": lambda p: lambda x: tuple(np.split(x, p.output_num, axis=p.axis)),
     "Slice": _slice,
     "StridedSlice": _strided_slice,

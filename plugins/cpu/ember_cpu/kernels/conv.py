@@ -363,6 +363,28 @@ def _max_pool(prim):
     return kernel
 
 
+def _max_pool_with_argmax(prim):
+    """MaxPool, and each maximum's position h * W + w in its plane: the first tap (row-major)
+    that holds the window's maximum."""
+    plan = _pool_plan(prim)
+
+    def kernel(x):
+        pads, out_size, taps, _ = plan(x.shape[2:])
+        xp = _pad(x, pads, -np.inf)
+        rows, cols = np.ogrid[:xp.shape[2], :xp.shape[3]]
+        where = ((rows - pads[0]) * x.shape[3] + (cols - pads[2])).astype(np.int32)
+        out = xp[_at(taps[0])].copy()
+        argmax = np.broadcast_to(where[taps[0]], out.shape).copy()
+        for window in taps[1:]:
+            value = xp[_at(window)]
+            higher = value > out
+            np.copyto(out, value, where=higher)
+            np.copyto(argmax, where[window], where=higher)
+        return out, argmax
+
+    return kernel
+
+
 def _max_pool_grad(prim):
     plan = _pool_plan(prim)
     # windows that do not overlap write their taps' gradients instead of adding them
@@ -447,6 +469,7 @@ KERNELS = {
     "Conv2DBackpropFilter": _conv_backprop_filter,
     "MaxPool": _max_pool,
     "MaxPoolGrad": _max_pool_grad,
+    "MaxPoolWithArgmax": _max_pool_with_argmax,
     "AvgPool": _avg_pool,
     "AvgPoolGrad": _avg_pool_grad,
     "Conv3D": _conv,

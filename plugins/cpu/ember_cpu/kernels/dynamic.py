@@ -52,6 +52,7 @@ KERNELS = {
     "UniqueWithPad": lambda p: _unique_with_pad,
     "MaskedSelect": lambda p: _masked_select,
     "MaskedSelectGrad": lambda p: _masked_select_grad,
+    "NonZero": lambda p: lambda x: np.stack(np.nonzero(x), 0 if p.transpose else 1),
     "Range": lambda p: lambda start, limit, delta: np.arange(start, limit, delta, start.dtype),
     "DynamicShape": lambda p: lambda x: np.array(x.shape, np.int32),
     "ComputeAccidentalHits": lambda p: _accidental_hits,

@@ -72,7 +72,13 @@ def _acos_grad(x, dy):
     return -dy / np.sqrt(1 - x * x)
 
 
+def _population_count(x):
+    bits = np.unpackbits(np.ascontiguousarray(x).view(np.uint8).reshape(*x.shape, 2), axis=-1)
+    return bits.sum(axis=-1, dtype=np.uint8)
+
+
 KERNELS = {
+    "PopulationCount": lambda p: _population_count,
     "Sin": _quiet_unary(np.sin),
     "Cos": _quiet_unary(np.cos),
     "Tan": _quiet_unary(np.tan),

@@ -1,4 +1,4 @@
-"""Matrix inverses and evenly spaced sequences on NumPy."""
+"""Matrix inverses, outer products and evenly spaced sequences on NumPy."""
 
 from __future__ import annotations
 
@@ -17,4 +17,5 @@ def _linspace(start, stop, num):
 KERNELS = {
     "MatrixInverse": _matrix_inverse,
     "LinSpace": lambda p: _linspace,
+    "Ger": lambda p: np.outer,
 }

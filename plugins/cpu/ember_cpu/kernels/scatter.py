@@ -109,8 +109,22 @@ def _tensor_copy_slices(prim):
     return kernel
 
 
+def _scatter_elements(prim):
+    def kernel(data, indices, updates):
+        # each update's coordinates, its index in place of the one along axis
+        at = list(np.indices(indices.shape, sparse=True))
+        at[prim.axis % data.ndim] = indices
+        out = data.copy()
+        out[tuple(at)] = updates
+        return out
+
+    return kernel
+
+
 KERNELS = {
     **{f"Scatter{kind}": _scatter(kind) for kind in _UFUNCS},
+    "ScatterNonAliasingAdd": _scatter_nd_in_place("Add"),
+    "ScatterElements": _scatter_elements,
     **{f"ScatterNd{kind}": _scatter_nd_in_place(kind) for kind in ("Add", "Sub", "Update")},
     **{f"TensorScatter{kind}": _tensor_scatter(kind) for kind in ("Update", "Sub", "Max", "Min")},
     "ScatterNd": _scatter_nd,

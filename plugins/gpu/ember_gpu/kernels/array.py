@@ -208,6 +208,7 @@ KERNELS = {
     "Tile": lambda p: _tile,
     "Concat": _concat,
     "Stack": _stack,
+    "ParallelConcat": _concat,
     "Split": _split,
     "Slice": lambda p: lambda x, begin, size: raw.Slice(input=x, begin=_ints(begin),
                                                          size=_ints(size)),

@@ -128,6 +128,34 @@ def _max_pool(prim):
     return kernel
 
 
+def _max_pool_with_argmax(prim):
+    """MaxPool, and each maximum's position h * W + w in its plane: the first tap (row-major)
+    that holds the window's maximum, from one strided slice of the padded image per tap (TF's
+    MaxPoolWithArgmax counts positions in NHWC and has no XLA kernel)."""
+    (kh, kw), (sh, sw) = prim.kernel_size[2:], prim.strides[2:]
+
+    def kernel(x):
+        (top, bottom, left, right), (ho, wo) = prim.geometry(tuple(x.shape[2:]))
+        height, width = x.shape[2:]
+        xp = tf.pad(x, [[0, 0], [0, 0], [top, bottom], [left, right]],
+                    constant_values=-math.inf)
+        where = (tf.range(-top, height + bottom)[:, None] * width
+                 + tf.range(-left, width + right)[None, :])
+        out = argmax = None
+        for i, j in itertools.product(range(kh), range(kw)):
+            rows, cols = slice(i, i + (ho - 1) * sh + 1, sh), slice(j, j + (wo - 1) * sw + 1, sw)
+            value, place = xp[:, :, rows, cols], where[rows, cols]
+            if out is None:
+                out, argmax = value, tf.broadcast_to(place, tf.shape(value))
+                continue
+            higher = value > out
+            out = raw.SelectV2(condition=higher, t=value, e=out)
+            argmax = raw.SelectV2(condition=higher, t=place, e=argmax)
+        return out, argmax
+
+    return kernel
+
+
 def _max_pool_grad(prim):
     args = _pool_args(prim)
 
@@ -336,6 +364,7 @@ KERNELS = {
     "Conv2DBackpropFilter": _conv2d_backprop_filter,
     "MaxPool": _max_pool,
     "MaxPoolGrad": _max_pool_grad,
+    "MaxPoolWithArgmax": _max_pool_with_argmax,
     "AvgPool": _avg_pool,
     "AvgPoolGrad": _avg_pool_grad,
     "Conv3D": _conv3d,

@@ -56,11 +56,20 @@ def _accidental_hits(true_classes, sampled):
     return rows, ids, tf.fill(tf.shape(rows), tf.float32.min)
 
 
+def _non_zero(prim):
+    def kernel(x):
+        at = raw.Where(condition=tf.cast(x, tf.bool))  # (count, rank) int64, row-major
+        return raw.Transpose(x=at, perm=[1, 0]) if prim.transpose else at
+
+    return kernel
+
+
 KERNELS = {
     "Unique": lambda p: _unique,
     "UniqueWithPad": lambda p: _unique_with_pad,
     "MaskedSelect": lambda p: _masked_select,
     "MaskedSelectGrad": lambda p: _masked_select_grad,
+    "NonZero": _non_zero,
     "Range": lambda p: lambda start, limit, delta: tf.range(start, limit, delta),
     "DynamicShape": lambda p: lambda x: tf.constant(x.shape.as_list(), tf.int32),
     "ComputeAccidentalHits": lambda p: _accidental_hits,

@@ -131,6 +131,7 @@ def _one_minus_square(x: Any) -> Any:
 
 
 KERNELS: dict[str, Factory] = {
+    "PopulationCount": lambda p: lambda x: raw.PopulationCount(x=x),
     "Sin": _unary(raw.Sin),
     "Cos": _unary(raw.Cos),
     "Tan": _unary(raw.Tan),

@@ -1,4 +1,4 @@
-"""Matrix inverses and evenly spaced sequences on TensorFlow."""
+"""Matrix inverses, outer products and evenly spaced sequences on TensorFlow."""
 
 from __future__ import annotations
 
@@ -21,4 +21,5 @@ def _linspace(start: Any, stop: Any, num: int) -> Any:
 KERNELS: dict[str, Factory] = {
     "MatrixInverse": _matrix_inverse,
     "LinSpace": lambda p: _linspace,
+    "Ger": lambda p: lambda x1, x2: raw.Mul(x=x1[:, None], y=x2[None, :]),
 }

@@ -80,6 +80,18 @@ def _tensor_copy_slices(prim):
     return kernel
 
 
+def _scatter_elements(prim):
+    def kernel(data, indices, updates):
+        # each element's coordinates, its index in place of the one along axis
+        axis = prim.axis % data.shape.rank
+        grid = tf.meshgrid(*(tf.range(n, dtype=indices.dtype) for n in indices.shape),
+                           indexing="ij")
+        grid[axis] = indices
+        return raw.TensorScatterUpdate(tensor=data, indices=tf.stack(grid, -1), updates=updates)
+
+    return kernel
+
+
 KERNELS = {
     "ScatterAdd": _scatter(raw.ResourceScatterAdd),
     "ScatterSub": _scatter(raw.ResourceScatterSub),
@@ -91,6 +103,8 @@ KERNELS = {
     "ScatterNdAdd": _scatter_nd_in_place(raw.ResourceScatterNdAdd),
     "ScatterNdSub": _scatter_nd_in_place(raw.ResourceScatterNdSub),
     "ScatterNdUpdate": _scatter_nd_in_place(raw.ResourceScatterNdUpdate),
+    "ScatterNonAliasingAdd": _scatter_nd_in_place(raw.ResourceScatterNdAdd),
+    "ScatterElements": _scatter_elements,
     "ScatterNd": lambda p: _scatter_nd,
     "TensorScatterUpdate": lambda p: tensor_scatter(raw.TensorScatterUpdate),
     "TensorScatterSub": lambda p: tensor_scatter(raw.TensorScatterSub),
