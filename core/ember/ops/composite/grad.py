@@ -117,7 +117,8 @@ def value_and_grad(fn: Callable, args: tuple, params: list[Parameter] = (),
         senses: Any = tuple(F.ones_like(o) if scale == 1 else F.mul(F.ones_like(o), scale)
                             for o in outs)
     else:
-        senses = sens if isinstance(out, tuple) else (sens,)
+        one = not isinstance(out, tuple) or (len(out) == 1 and isinstance(sens, Tensor))
+        senses = (sens,) if one else sens
         if not (isinstance(senses, tuple | list) and len(senses) == len(outs)
                 and all(isinstance(s, Tensor) for s in senses)):
             shape = ("a Tensor" if not isinstance(out, tuple)
