@@ -42,7 +42,7 @@ from ember.common.dtype import (
 )
 from ember.common.parameter import Parameter, ParameterTuple
 from ember.common.seed import get_seed, set_seed
-from ember.common.sparse_tensor import RowTensor, SparseTensor
+from ember.common.sparse_tensor import CSRTensor, RowTensor, SparseTensor
 from ember.common.tensor import Tensor
 from ember.context import (
     GRAPH_MODE,
@@ -83,7 +83,7 @@ from ember.version import __version__
 __all__ = [
     "GRAPH_MODE", "PYNATIVE_MODE", "DynamicLossScaleManager", "FixedLossScaleManager",
     "LossScaleManager", "Model", "ParallelMode", "Parameter", "ParameterTuple", "Profiler",
-    "RowTensor", "SparseTensor", "Tensor", "Type", "__version__", "amp", "bool_",
+    "CSRTensor", "RowTensor", "SparseTensor", "Tensor", "Type", "__version__", "amp", "bool_",
     "build_searched_strategy", "build_train_network", "byte", "common", "context", "double",
     "dtype", "dtype_to_nptype", "dtype_to_pytype", "export", "float16", "float32", "float64",
     "float_",

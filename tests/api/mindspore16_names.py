@@ -13,7 +13,7 @@ every primitive, where ``ember.ops._mindspore16`` is the CPU kernel table;
 NAMES: dict[str, list[str]] = {
     "ember": [
         # mindspore/__init__.py: run_check, common, train, log, context
-        "run_check", "Tensor", "RowTensor", "SparseTensor", "ms_function", "Parameter",
+        "run_check", "Tensor", "RowTensor", "SparseTensor", "CSRTensor", "ms_function", "Parameter",
         "ParameterTuple", "set_seed", "get_seed", "set_dump", "Model", "DatasetHelper", "amp",
         "connect_network_with_dataset", "build_train_network", "LossScaleManager",
         "FixedLossScaleManager", "DynamicLossScaleManager", "save_checkpoint", "load_checkpoint",

@@ -13,7 +13,8 @@ from typing import Any
 
 _HOMES = {
     "Tensor": "tensor", "Parameter": "parameter", "ParameterTuple": "parameter",
-    "RowTensor": "sparse_tensor", "SparseTensor": "sparse_tensor", "ms_function": "api",
+    "RowTensor": "sparse_tensor", "SparseTensor": "sparse_tensor",
+    "CSRTensor": "sparse_tensor", "ms_function": "api",
     "set_seed": "seed", "get_seed": "seed", "initializer": "initializer",
     "set_dump": "ember.dump",
 }
