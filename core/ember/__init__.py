@@ -4,7 +4,7 @@ import os as _os
 
 from ember import common, context, dump, log, nn, ops, profiler
 from ember.common import dtype
-from ember.common.api import jit, ms_function
+from ember.common.api import jit, ms_function, ms_memory_recycle
 from ember.common.dtype import (
     Type,
     bool_,
@@ -90,8 +90,8 @@ __all__ = [
     "get_auto_parallel_context", "get_context", "get_level", "get_log_config", "get_ps_context",
     "get_py_obj_dtype", "get_seed", "grad", "half", "int8", "int16", "int32", "int64", "int_",
     "intc", "intp", "issubclass_", "jit", "load", "load_checkpoint", "load_param_into_net",
-    "log", "merge_sliced_parameter", "ms_function", "nn", "ops", "parse_print", "profiler",
-    "pytype_to_dtype",
+    "log", "merge_sliced_parameter", "ms_function", "ms_memory_recycle", "nn", "ops",
+    "parse_print", "profiler", "pytype_to_dtype",
     "reset_auto_parallel_context", "reset_ps_context", "run_check", "save_checkpoint",
     "set_auto_parallel_context", "set_context", "set_dump", "set_ps_context", "set_seed",
     "short", "single",

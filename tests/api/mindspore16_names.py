@@ -13,8 +13,9 @@ every primitive, where ``ember.ops._mindspore16`` is the CPU kernel table;
 NAMES: dict[str, list[str]] = {
     "ember": [
         # mindspore/__init__.py: run_check, common, train, log, context
-        "run_check", "Tensor", "RowTensor", "SparseTensor", "CSRTensor", "ms_function", "Parameter",
-        "ParameterTuple", "set_seed", "get_seed", "set_dump", "Model", "DatasetHelper", "amp",
+        "run_check", "Tensor", "RowTensor", "SparseTensor", "CSRTensor", "ms_function",
+        "ms_memory_recycle", "Parameter", "ParameterTuple", "set_seed", "get_seed", "set_dump",
+        "Model", "DatasetHelper", "amp",
         "connect_network_with_dataset", "build_train_network", "LossScaleManager",
         "FixedLossScaleManager", "DynamicLossScaleManager", "save_checkpoint", "load_checkpoint",
         "load_param_into_net", "export", "load", "parse_print", "build_searched_strategy",
@@ -72,7 +73,7 @@ NAMES: dict[str, list[str]] = {
         "unique", "unravel_index", "unwrap", "vander", "var", "vsplit", "vstack", "where",
         "zeros", "zeros_like",
     ],
-    "ember.common.api": ["ms_function", "_cell_graph_executor", "_executor"],
+    "ember.common.api": ["ms_function", "ms_memory_recycle", "_cell_graph_executor", "_executor"],
     "ember.common.seed": ["set_seed", "get_seed"],
     "ember.common.initializer": [
         "Initializer", "initializer", "TruncatedNormal", "Normal", "Uniform", "HeUniform",

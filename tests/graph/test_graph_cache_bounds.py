@@ -97,3 +97,18 @@ def test_the_cache_of_one_network_is_bounded_and_warns_once(monkeypatch):
     assert compiler.compile_count() == compiled
     net(Tensor(np.ones(1, np.float32)))  # evicted: compiled again
     assert compiler.compile_count() == compiled + 1
+
+
+def test_ms_memory_recycle_releases_compiled_graphs_which_compile_again():
+    import ember
+
+    net = nn.Dense(4, 2)
+    x = Tensor(X[:2])
+    first = net(x).asnumpy()
+    compiled = compiler.compile_count()
+    net(x)
+    assert compiler.compile_count() == compiled  # cached
+    assert ember.ms_memory_recycle() is None
+    assert not net.__dict__["_graph_cache"].entries
+    np.testing.assert_array_equal(net(x).asnumpy(), first)
+    assert compiler.compile_count() == compiled + 1

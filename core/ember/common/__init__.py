@@ -14,7 +14,7 @@ from typing import Any
 _HOMES = {
     "Tensor": "tensor", "Parameter": "parameter", "ParameterTuple": "parameter",
     "RowTensor": "sparse_tensor", "SparseTensor": "sparse_tensor",
-    "CSRTensor": "sparse_tensor", "ms_function": "api",
+    "CSRTensor": "sparse_tensor", "ms_function": "api", "ms_memory_recycle": "api",
     "set_seed": "seed", "get_seed": "seed", "initializer": "initializer",
     "set_dump": "ember.dump",
 }

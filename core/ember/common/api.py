@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ember.graph.compiler import jit, ms_function
+from ember.graph.compiler import jit, ms_function, ms_memory_recycle
 from ember.graph.ir import Graph
 from ember.graph.tracer import trace
 
@@ -39,4 +39,4 @@ class _CellGraphExecutor:
 _cell_graph_executor = _CellGraphExecutor()
 _executor = _cell_graph_executor  # the name MindSpore used before 1.3
 
-__all__ = ["_cell_graph_executor", "jit", "ms_function"]
+__all__ = ["_cell_graph_executor", "jit", "ms_function", "ms_memory_recycle"]

@@ -9,6 +9,7 @@ cells and the executor in effect; on a miss it traces, runs the passes, writes t
 from __future__ import annotations
 
 import functools
+import gc
 import inspect
 import shutil
 import warnings
@@ -258,6 +259,16 @@ def _save_cached(graph: Graph, path: Path | None) -> None:
 
 #: The most graphs kept for one function or cell; beyond it the least recently used goes.
 CACHE_LIMIT = 64
+_CACHES: weakref.WeakSet = weakref.WeakSet()  # every GraphCache alive
+
+
+def ms_memory_recycle() -> None:
+    """Release the graphs compiled so far, and the memory they hold, as MindSpore's
+    ``ms_memory_recycle`` after one model's training: each is compiled again when next
+    called."""
+    for cache in list(_CACHES):
+        cache.entries.clear()
+    gc.collect()
 
 
 class GraphCache:
@@ -267,6 +278,7 @@ class GraphCache:
     least recently used dropped first (with one warning)."""
 
     def __init__(self, fn: Callable[..., Any], name: str, root: Any = None) -> None:
+        _CACHES.add(self)
         self.fn = fn
         self.name = name
         self.root = root
@@ -392,4 +404,4 @@ def ms_function(fn: Callable | None = None, obj: Any = None,
 
 jit = ms_function
 
-__all__ = ["GraphCompileError", "compile_count", "jit", "ms_function"]
+__all__ = ["GraphCompileError", "compile_count", "jit", "ms_function", "ms_memory_recycle"]
