@@ -327,25 +327,30 @@ class ModelCheckpoint(Callback):
 
 
 class SummaryCollector(Callback):
-    """Write the training loss (tag ``loss/auto``) every ``collect_freq`` steps, and the
-    evaluation metrics (``eval/<name>``, at the training step reached) at the end of an
-    evaluation, to an event file in
-    ``summary_dir`` (see :class:`ember.train.summary.SummaryRecord`). ember collects these
-    scalars only: the graph, dataset graph, lineage, input data and histograms that
-    ``collect_specified_data`` may name are not written, which a warning says once."""
+    """Write to an event file in ``summary_dir`` (see
+    :class:`ember.train.summary.SummaryRecord`), at the first training step and then every
+    ``collect_freq`` steps: the training loss (tag ``loss/auto``) and what the network's summary
+    operators (``ops.ScalarSummary``...) staged; ``TensorSummary`` values are written at the
+    steps ``collect_tensor_freq`` picks (by default the ``collect_freq`` steps, at most 20 of
+    them). At the end of an evaluation it writes the metrics (``eval/<name>``, at the training
+    step reached). The graph, dataset graph, lineage, input data and parameter histograms that
+    ``collect_specified_data`` may name are not collected by ember, which a warning says once."""
 
     _KEYS = ("collect_metric", "collect_graph", "collect_train_lineage",
              "collect_eval_lineage", "collect_input_data", "collect_dataset_graph",
              "histogram_regular")
+    _TENSOR_LIMIT = 20  # TensorSummary steps collected by default
 
     def __init__(self, summary_dir: str, collect_freq: int = 10,
                  collect_specified_data: dict | None = None, keep_default_action: bool = True,
                  custom_lineage_data: dict | None = None, collect_tensor_freq: int | None = None,
                  max_file_size: int | None = None, export_options: Any = None) -> None:
-        if isinstance(collect_freq, bool) or not isinstance(collect_freq, int) or (
-                collect_freq <= 0):
-            raise ValueError(f"SummaryCollector: collect_freq must be a positive int, but got "
-                             f"{collect_freq!r}")
+        for name, value in (("collect_freq", collect_freq),
+                            ("collect_tensor_freq", 1 if collect_tensor_freq is None
+                             else collect_tensor_freq)):
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"SummaryCollector: {name} must be a positive int, but got "
+                                 f"{value!r}")
         given = dict(collect_specified_data or {})
         unknown = sorted(set(given) - set(self._KEYS))
         if unknown:
@@ -354,35 +359,58 @@ class SummaryCollector(Callback):
         wanted = {k: keep_default_action for k in self._KEYS}
         wanted.update(given)
         self.summary_dir, self.collect_freq = summary_dir, collect_freq
+        self.collect_tensor_freq = collect_tensor_freq
         self.collect_metric = bool(wanted["collect_metric"])
         self._unwritten = [k for k, v in wanted.items() if v and k != "collect_metric"]
         self.max_file_size, self.export_options = max_file_size, export_options
         self._record: Any = None
         self._train_step = 0  # eval metrics are recorded at the training step reached
+        self._tensor_steps: range | None = None  # the steps TensorSummary values are written
 
     def _open(self) -> Any:
         if self._record is None:
             from ember.train.summary import SummaryRecord
 
             if self._unwritten:
-                warnings.warn(f"SummaryCollector: ember writes scalars only; "
-                              f"{self._unwritten} are not collected", stacklevel=3)
+                warnings.warn(f"SummaryCollector: ember collects the loss, the metrics and the "
+                              f"summary operators' values; {self._unwritten} are not "
+                              "collected", stacklevel=3)
             self._record = SummaryRecord(self.summary_dir, max_file_size=self.max_file_size,
                                          export_options=self.export_options)
         return self._record
+
+    def _tensor_range(self, total: int) -> range:
+        """The steps (of ``total``) at which TensorSummary values are written."""
+        if self.collect_tensor_freq is not None:
+            return range(0, total + 1, self.collect_tensor_freq)
+        if len(range(0, total + 1, self.collect_freq)) <= self._TENSOR_LIMIT:
+            return range(0, total + 1, self.collect_freq)
+        freq = total // (self._TENSOR_LIMIT - 1)
+        if freq > 1:
+            return range(0, total + 1, freq)[:self._TENSOR_LIMIT]
+        return range(0, total + 1)[:self._TENSOR_LIMIT + 1]
 
     def begin(self, run_context: RunContext) -> None:
         self._open()
 
     def step_end(self, run_context: RunContext) -> None:
         params = run_context.original_args()
-        if params.get("mode") == "eval" or not self.collect_metric:
+        if params.get("mode") == "eval":
             return
-        self._train_step = params.cur_step_num
-        if params.cur_step_num % self.collect_freq == 0:
-            record = self._open()
-            record.add_value("scalar", "loss/auto", _loss_value(params.net_outputs))
-            record.record(params.cur_step_num)
+        step, first = params.cur_step_num, self._tensor_steps is None
+        self._train_step = step
+        if first:
+            self._tensor_steps = self._tensor_range(params.epoch_num * params.batch_num)
+        due, tensors_due = step % self.collect_freq == 0, step in self._tensor_steps
+        if not (first or due or tensors_due):
+            return
+        record = self._open()
+        if (first or due) and self.collect_metric:
+            loss = _loss_value(params.net_outputs)
+            record.add_value("scalar", "loss/auto", Tensor(np.float32(loss)))
+        # TensorSummary values only at their steps; the others only at collect_freq steps
+        record.record(step, plugin_filter=None if first or (due and tensors_due)
+                      else lambda plugin: (plugin == "tensor") == tensors_due)
 
     def end(self, run_context: RunContext) -> None:
         params = run_context.original_args()
@@ -390,6 +418,8 @@ class SummaryCollector(Callback):
         if params.get("mode") == "eval" and self.collect_metric:
             for name, value in (params.get("metrics") or {}).items():
                 if np.size(value) == 1:
-                    record.add_value("scalar", f"eval/{name}", value)
+                    record.add_value("scalar", f"eval/{name}", Tensor(np.float32(value)))
+            record.set_mode("eval")  # the operators' values staged while evaluating stay out
             record.record(self._train_step)
+            record.set_mode("train")
         record.flush()  # the file stays open for later runs (one file per collector)

@@ -33,6 +33,7 @@ from ember.ops.operations.search_ops import *  # noqa: F403
 from ember.ops.operations.sparse_ops import *  # noqa: F403
 from ember.ops.operations.spatial_ops import *  # noqa: F403
 from ember.ops.operations.special_ops import *  # noqa: F403
+from ember.ops.operations.summary_ops import *  # noqa: F403
 from ember.ops.operations.topk_ops import *  # noqa: F403
 from ember.ops.operations.value_ops import *  # noqa: F403
 

@@ -16,9 +16,13 @@ from ember import _autodiff
 from ember.common import dtype as mstype
 from ember.common._format import tensor_repr
 from ember.common.tensor import Tensor
+from ember.ops.operations._paths import forwarding
 from ember.ops.primitive import Primitive, Spec
 
 __all__ = ["HookBackward", "InsertGradientOf", "Print", "PyFunc"]
+
+# MindSpore 1.6 defines its summary operators here; ember's are in summary_ops.
+__getattr__ = forwarding(__name__, "ScalarSummary ImageSummary TensorSummary HistogramSummary")
 
 
 class PyFunc(Primitive):
