@@ -283,7 +283,7 @@ _exclude("Ascend/GPU kernel registration (TBE, AKG, AiCPU, custom operator info)
          *(f"ember.ops.{n}" for n in (
              "get_vm_impl_fn", "vm_impl_registry", "op_info_register", "custom_info_register",
              "AkgGpuRegOp", "AkgAscendRegOp", "AiCPURegOp", "TBERegOp", "CpuRegOp",
-             "CustomRegOp", "DataType", "signature")))
+             "CustomRegOp", "DataType")))
 _exclude("graph-compiler internals of MindSpore's C++ front end (environment and tuple "
          "plumbing of generated graphs), not user API",
          "ember.ops.env_get", "ember.ops.tail", "ember.ops.zip_operation")
@@ -335,10 +335,6 @@ _exclude("Ascend-specific fused kernels and float-status registers (BatchNorm tr
 _exclude("custom operators (ops.Custom with its AKG/TBE/AiCPU/Python function registration) "
          "and PyFunc's NumPy-function form: not built in this round",
          "ember.ops.operations.Custom", "ember.ops.operations.PyFunc")
-_exclude("summary primitives (the summary issue's SummaryRecord writes tensors given to it; "
-         "the in-graph Summary ops are not built in this round)",
-         *(f"ember.ops.operations.{n}" for n in (
-             "ScalarSummary", "ImageSummary", "TensorSummary", "HistogramSummary")))
 _exclude("MindSpore 1.6 primitives outside its CPU kernel table (GPU/Ascend only in 1.6), "
          "not built in this round",
          *(f"ember.ops.operations.{n}" for n in (

@@ -491,7 +491,8 @@ ERRORS = [
      r"AvgPool: 'data_format' must be one of \['NCHW'\]"),
     (lambda: P.BiasAdd("NDHWC"), ValueError, r"BiasAdd: 'data_format' must be one of "
                                              r"\['NCHW', 'NHWC', 'NCDHW'\]"),
-    (lambda: P.Softmax(()), TypeError, r"Softmax: 'axis' must be an int or a non-empty tuple"),
+    (lambda: P.Softmax(())(Tensor(np.ones(2, np.float32))), ValueError,
+     r"Softmax: 'axis' must name at least one axis"),
     (lambda: P.Softmax(1.0), TypeError, r"Softmax: 'axis' must be an int"),
     (lambda: P.LogSoftmax((0,)), TypeError, r"LogSoftmax: 'axis' must be an int"),
     (lambda: P.BatchNorm(1), TypeError, r"BatchNorm: 'is_training' must be a bool"),

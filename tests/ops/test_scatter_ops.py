@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import ember
 from ember import Parameter, Tensor, context, nn, ops
 from ember.ops import operations as P
 
@@ -49,6 +50,19 @@ def test_scatter_nd_update_updates_the_parameter_in_place(mode):
     np.testing.assert_allclose(variable.asnumpy(), [[1.0, 0.3, 3.6], [0.4, 2.2, -3.2]])
 
 
+@pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE])
+def test_lower_dtype_updates_convert_to_the_parameter_dtype(mode):
+    # MindSpore 1.6's signature: float16 updates of a float32 Parameter are converted.
+    context.set_context(mode=mode)
+    variable = _param(np.ones((5, 5)))
+    updates = Tensor(np.full(5, 0.5, np.float16))
+    _Scatter(P.ScatterNdUpdate(), variable)(Tensor(np.array([1], np.int32)), updates)
+    want = np.ones((5, 5), np.float32)
+    want[1] = 0.5
+    np.testing.assert_array_equal(variable.asnumpy(), want)
+    assert variable.dtype == ember.float32
+
+
 def test_scatter_nd_and_tensor_scatter_update_examples():
     indices = Tensor(np.array([[0, 1], [1, 1]], np.int32))
     updates = Tensor(np.array([3.2, 1.1], np.float32))
@@ -76,8 +90,8 @@ ERRORS = [
      "ScatterMax: use_locking must be a bool, but got 1"),
     ("float-indices", lambda: P.ScatterSub()(_param([1.0]), F32, F32), TypeError,
      "ScatterSub: input 'indices' must have dtype in"),
-    ("updates-dtype", lambda: P.ScatterUpdate()(_param([1.0]), I32, Tensor(np.ones(1, np.int32))),
-     TypeError, "ScatterUpdate: input 'updates' must have dtype in"),
+    ("updates-dtype", lambda: P.ScatterUpdate()(_param([1.0], np.float16), I32, F32),
+     TypeError, "ScatterUpdate: input 'input_x' is a Parameter written in place"),
     ("div-ints", lambda: P.ScatterDiv()(_param([1], np.int32), I32, Tensor(np.ones(1, np.int32))),
      TypeError, "ScatterDiv: input 'input_x' must have dtype in"),
     ("nd-depth", lambda: P.ScatterNdAdd()(_param([1.0]), Tensor(np.zeros((1, 2), np.int32)), F32),

@@ -59,6 +59,9 @@ int_type = (int8, int16, int32, int64)
 uint_type = (uint8, uint16, uint32, uint64)
 float_type = (float16, float32, float64)
 number_type = (*int_type, *uint_type, *float_type)
+#: MindSpore's ``Number`` category as a group of dtypes: every number dtype, Bool included
+#: (in MindSpore Bool is a Number), for ``IsSubClass()(dtype, number)``.
+number = (bool_, *number_type)
 
 _BY_NUMPY = {t.np_dtype: t for t in all_types}
 

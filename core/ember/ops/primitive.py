@@ -17,6 +17,7 @@ from ember import _autodiff
 from ember._executor import load_eager, resolve_kernel, state, to_device
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
+from ember.ops.signature import convert_inputs
 
 #: What ``infer`` returns for one output: (shape, dtype).
 Spec = tuple[tuple[int, ...], mstype.Type]
@@ -66,8 +67,10 @@ class Primitive:
             self.__dict__["name"] = name
 
     def prepare(self, args: tuple) -> tuple:
-        """Convert inputs before ``infer`` (binary ops turn scalars into tensors here)."""
-        return args
+        """Convert inputs before ``infer`` (binary ops turn scalars into tensors here); by
+        default, as the class's ``__mindspore_signature__`` declares (``ops.signature``)."""
+        signatures = getattr(type(self), "__mindspore_signature__", None)
+        return args if signatures is None else convert_inputs(self.name, signatures, args)
 
     def infer(self, *args: Any) -> Spec | list[Spec]:
         raise TypeError(f"primitive {self.name} defines no shape/dtype rule (infer)")

@@ -386,12 +386,14 @@ class Softmax(Primitive):
     def __init__(self, axis: int | tuple[int, ...] = -1) -> None:
         super().__init__()
         axes = (axis,) if isinstance(axis, int) and not isinstance(axis, bool) else axis
-        if not _is_ints(axes) or not axes:
-            raise TypeError(f"Softmax: 'axis' must be an int or a non-empty tuple of ints, "
+        if not _is_ints(axes):
+            raise TypeError(f"Softmax: 'axis' must be an int or a tuple of ints, "
                             f"but got {axis!r}")
         self.axis: tuple[int, ...] = tuple(axes)
 
     def infer(self, x: Any) -> Spec:
+        if not self.axis:  # as MindSpore 1.6, an empty tuple fails when the op is used
+            raise ValueError("Softmax: 'axis' must name at least one axis, but got ()")
         check_tensor(self.name, "x", x, _FLOAT)
         _check_axes(self.name, self.axis, x)
         return x._shape, x._dtype

@@ -29,6 +29,7 @@ from ember.ops._rules import check_tensor
 from ember.ops.operations.array_ops import _check_nd_indices, _shape_of, _Strided, gather_nd
 from ember.ops.operations.optim_ops import _Update
 from ember.ops.primitive import Primitive, Spec, describe
+from ember.ops.signature import make_sig, sig_dtype, sig_rw
 
 __all__ = [
     "ScatterAdd", "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterMul", "ScatterSub",
@@ -62,6 +63,11 @@ class _Scatter(_Update):
     <op>= updates[i]`` along the first dimension of the Parameter ``input_x``, in place."""
 
     dtypes: tuple[mstype.Type, ...] = mstype.number_type
+    #: As MindSpore 1.6: ``updates`` is converted to the dtype of ``input_x`` when that is
+    #: the higher one; the Parameter itself is never converted.
+    __mindspore_signature__ = (make_sig("input_x", sig_rw.RW_WRITE, dtype=sig_dtype.T),
+                               make_sig("indices", dtype=sig_dtype.T1),
+                               make_sig("updates", dtype=sig_dtype.T))
 
     def __init__(self, use_locking: bool = False) -> None:
         super().__init__()
