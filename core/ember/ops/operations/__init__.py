@@ -30,6 +30,7 @@ from ember.ops.operations.rnn_ops import *  # noqa: F403
 from ember.ops.operations.roi_ops import *  # noqa: F403
 from ember.ops.operations.scatter_ops import *  # noqa: F403
 from ember.ops.operations.search_ops import *  # noqa: F403
+from ember.ops.operations.sequence_ops import *  # noqa: F403
 from ember.ops.operations.sparse_ops import *  # noqa: F403
 from ember.ops.operations.spatial_ops import *  # noqa: F403
 from ember.ops.operations.special_ops import *  # noqa: F403

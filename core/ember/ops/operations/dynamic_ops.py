@@ -1,6 +1,6 @@
 """Primitives whose output shape depends on the values of their inputs (``Unique``,
-``MaskedSelect``, ``NonZero``, ``ComputeAccidentalHits``), and their fixed-shape relatives
-(``UniqueWithPad``, ``DynamicShape``).
+``MaskedSelect``, ``NonZero``, ``ComputeAccidentalHits``, ``NonMaxSuppressionV3``,
+``CTCGreedyDecoder``), and their fixed-shape relatives (``UniqueWithPad``, ``DynamicShape``).
 
 A value-shaped primitive runs in PyNative mode, where its kernel's result gives the shape. A
 graph is compiled before any value is known, so in GRAPH_MODE (or ``ms_function``) it raises
@@ -18,8 +18,9 @@ from ember.common.tensor import Tensor
 from ember.ops._rules import broadcast_shape, check_tensor
 from ember.ops.primitive import Primitive, Spec, run, user_frame
 
-__all__ = ["ComputeAccidentalHits", "DynamicShape", "MaskedSelect", "MaskedSelectGrad", "NonZero",
-           "Range", "Unique", "UniqueWithPad", "masked_select", "unique"]
+__all__ = ["CTCGreedyDecoder", "ComputeAccidentalHits", "DynamicShape", "MaskedSelect",
+           "MaskedSelectGrad", "NonMaxSuppressionV3", "NonZero", "Range", "Unique",
+           "UniqueWithPad", "masked_select", "unique"]
 
 _INDEX = (mstype.int32, mstype.int64)
 
@@ -180,6 +181,110 @@ class ComputeAccidentalHits(_ValueShaped):
         _check_vector(self.name, "sampled_candidates", sampled_candidates, _INDEX)
         most = (math.prod(true_classes.shape) * sampled_candidates.shape[0],)
         return [(most, true_classes.dtype), (most, true_classes.dtype), (most, mstype.float32)]
+
+
+class NonMaxSuppressionV3(_ValueShaped):
+    """Greedy non-maximum suppression: the positions of the boxes kept, best score first:
+    ``NonMaxSuppressionV3()(boxes, scores, max_output_size, iou_threshold, score_threshold)``.
+
+    ``boxes`` (N, 4) are rows of two opposite corners (y1, x1, y2, x2) in either order,
+    ``scores`` (N,); the scalars are 0-d Tensors or Python numbers. Going down the scores
+    (ties: the lower position first), a box whose score is not above ``score_threshold`` ends
+    the walk, and a box whose IOU with a kept one exceeds ``iou_threshold`` is skipped, until
+    ``max_output_size`` are kept (a negative one keeps none). The positions have
+    ``max_output_size``'s dtype (int64 for a Python int)."""
+
+    def prepare(self, args: tuple) -> tuple:
+        if len(args) != 5:
+            raise TypeError(f"NonMaxSuppressionV3 takes 5 inputs (boxes, scores, "
+                            f"max_output_size, iou_threshold, score_threshold), but got "
+                            f"{len(args)}")
+        boxes, scores, *scalars = args
+        made = []
+        for name, value, kind in zip(("max_output_size", "iou_threshold", "score_threshold"),
+                                     scalars, (int, float, float)):
+            if isinstance(value, Tensor):
+                made.append(value)
+            elif isinstance(value, bool) or not isinstance(value, kind | int):
+                raise TypeError(f"NonMaxSuppressionV3: input '{name}' must be a Tensor or "
+                                f"{'an int' if kind is int else 'a float'}, but got "
+                                f"{type(value).__name__}")
+            else:
+                made.append(Tensor(value, mstype.int64 if kind is int else mstype.float32))
+        return (boxes, scores, *made)
+
+    def infer(self, boxes: Any, scores: Any, max_output_size: Any, iou_threshold: Any,
+              score_threshold: Any) -> Spec:
+        op = self.name
+        floats = (mstype.float16, mstype.float32)
+        check_tensor(op, "boxes", boxes, floats)
+        check_tensor(op, "scores", scores, (boxes.dtype,))
+        check_tensor(op, "max_output_size", max_output_size, _INDEX)
+        check_tensor(op, "iou_threshold", iou_threshold, floats)
+        check_tensor(op, "score_threshold", score_threshold, (iou_threshold.dtype,))
+        if boxes.ndim != 2 or boxes.shape[1] != 4:
+            raise ValueError(f"NonMaxSuppressionV3: boxes must have shape [num_boxes, 4], but "
+                             f"got {list(boxes.shape)}")
+        if scores.shape != boxes.shape[:1]:
+            raise ValueError(f"NonMaxSuppressionV3: scores must have shape [{boxes.shape[0]}] "
+                             f"(one per box), but got {list(scores.shape)}")
+        for name, value in (("max_output_size", max_output_size),
+                            ("iou_threshold", iou_threshold),
+                            ("score_threshold", score_threshold)):
+            if value.ndim:
+                raise ValueError(f"NonMaxSuppressionV3: {name} must be 0-d, but got shape "
+                                 f"{list(value.shape)}")
+        return boxes.shape[:1], max_output_size.dtype
+
+    def check_values(self, boxes: Tensor, scores: Tensor, max_output_size: Tensor,
+                     iou_threshold: Tensor, score_threshold: Tensor) -> None:
+        iou = float(iou_threshold.asnumpy())
+        if not 0 <= iou <= 1:
+            raise ValueError(f"NonMaxSuppressionV3: iou_threshold must be in [0, 1], but got "
+                             f"{iou:g}")
+
+
+class CTCGreedyDecoder(_ValueShaped):
+    """Greedy CTC decoding of ``inputs`` (max_time, batch_size, num_classes), the blank the
+    last class: ``CTCGreedyDecoder(merge_repeated=True)(inputs, sequence_length)`` ->
+    (decoded_indices (n, 2), decoded_values (n,), decoded_shape (2,), all int64;
+    log_probability (batch_size, 1) of inputs' dtype).
+
+    For each batch entry, over its first ``sequence_length`` frames, the class of the largest
+    value (the first of equal ones) is taken and the value subtracted from the entry's
+    log_probability; blanks are dropped and, with ``merge_repeated``, a class equal to the
+    previous frame's. The kept classes form a sparse tensor of dense shape (batch_size, the
+    longest decoding)."""
+
+    def __init__(self, merge_repeated: bool = True) -> None:
+        super().__init__()
+        if not isinstance(merge_repeated, bool):
+            raise TypeError(f"CTCGreedyDecoder: 'merge_repeated' must be a bool, but got "
+                            f"{merge_repeated!r}")
+        self.merge_repeated = merge_repeated
+
+    def infer(self, inputs: Any, sequence_length: Any) -> list[Spec]:
+        op = self.name
+        check_tensor(op, "inputs", inputs, (mstype.float32, mstype.float64))
+        check_tensor(op, "sequence_length", sequence_length, (mstype.int32,))
+        if inputs.ndim != 3:
+            raise ValueError(f"CTCGreedyDecoder: inputs must be 3-d (max_time, batch_size, "
+                             f"num_classes), but got shape {list(inputs.shape)}")
+        if sequence_length.shape != inputs.shape[1:2]:
+            raise ValueError(f"CTCGreedyDecoder: sequence_length must have shape "
+                             f"[{inputs.shape[1]}] (batch_size), but got "
+                             f"{list(sequence_length.shape)}")
+        steps, batch = inputs.shape[:2]
+        most = batch * steps
+        return [((most, 2), mstype.int64), ((most,), mstype.int64), ((2,), mstype.int64),
+                ((batch, 1), inputs.dtype)]
+
+    def check_values(self, inputs: Tensor, sequence_length: Tensor) -> None:
+        lengths = sequence_length.asnumpy()
+        steps = inputs.shape[0]
+        if lengths.size and (lengths.min() < 0 or lengths.max() > steps):
+            raise ValueError(f"CTCGreedyDecoder: sequence_length must lie in [0, {steps}] "
+                             f"(max_time), but got {lengths.tolist()}")
 
 
 class DynamicShape(Primitive):

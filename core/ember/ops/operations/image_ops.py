@@ -16,6 +16,7 @@ from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 from ember.ops._rules import check_tensor
 from ember.ops.operations.array_ops import _ints, _prim
+from ember.ops.operations.dynamic_ops import NonMaxSuppressionV3  # noqa: F401 (1.6's path)
 from ember.ops.primitive import Primitive, Spec
 
 __all__ = [

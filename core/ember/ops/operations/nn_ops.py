@@ -70,6 +70,7 @@ __getattr__ = forwarding(__name__, """
     SparseApplyAdagrad SparseApplyAdagradV2 SparseApplyFtrl SparseApplyProximalAdagrad
     SparseApplyRMSProp TopK
     AdamNoUpdateParam ApplyAdagradDA LARSUpdate SparseApplyFtrlV2
+    CTCGreedyDecoder
 """)
 
 _FLOAT = mstype.float_type

@@ -1,7 +1,7 @@
-"""Kernels of value-shaped primitives (Unique, MaskedSelect, ComputeAccidentalHits) and their
-relatives on TensorFlow. UniqueWithPad has a fixed output shape, so its kernel avoids
-TensorFlow's Unique (whose output XLA cannot size) and compares every pair of elements
-instead."""
+"""Kernels of value-shaped primitives (Unique, MaskedSelect, ComputeAccidentalHits,
+NonMaxSuppressionV3, CTCGreedyDecoder) and their relatives on TensorFlow. UniqueWithPad has a
+fixed output shape, so its kernel avoids TensorFlow's Unique (whose output XLA cannot size) and
+compares every pair of elements instead."""
 
 from __future__ import annotations
 
@@ -64,6 +64,23 @@ def _non_zero(prim):
     return kernel
 
 
+def _non_max_suppression(boxes, scores, max_output_size, iou_threshold, score_threshold):
+    most = tf.maximum(tf.cast(max_output_size, tf.int32), 0)  # TensorFlow refuses a negative one
+    kept = raw.NonMaxSuppressionV3(
+        boxes=boxes, scores=scores, max_output_size=most,
+        iou_threshold=iou_threshold, score_threshold=score_threshold)
+    return tf.cast(kept, max_output_size.dtype)
+
+
+def _ctc_greedy_decoder(merge_repeated):
+    def kernel(inputs, sequence_length):
+        indices, values, shape, log_prob = raw.CTCGreedyDecoder(
+            inputs=inputs, sequence_length=sequence_length, merge_repeated=merge_repeated)
+        return indices, values, shape, log_prob
+
+    return kernel
+
+
 KERNELS = {
     "Unique": lambda p: _unique,
     "UniqueWithPad": lambda p: _unique_with_pad,
@@ -73,4 +90,6 @@ KERNELS = {
     "Range": lambda p: lambda start, limit, delta: tf.range(start, limit, delta),
     "DynamicShape": lambda p: lambda x: tf.constant(x.shape.as_list(), tf.int32),
     "ComputeAccidentalHits": lambda p: _accidental_hits,
+    "NonMaxSuppressionV3": lambda p: _non_max_suppression,
+    "CTCGreedyDecoder": lambda p: _ctc_greedy_decoder(p.merge_repeated),
 }
