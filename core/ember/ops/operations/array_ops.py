@@ -603,7 +603,8 @@ class OneHot(Primitive):
 # -- static facts ---------------------------------------------------------------------------
 class _Static(Primitive):
     """A primitive with no kernel of its own, answered in Python when called: a fact about a
-    tensor known from its shape and dtype, or a value made from constant inputs."""
+    tensor known from its shape and dtype, a value made from constant inputs, or a side
+    effect run on the host (the Summary ops)."""
 
     _fact: Callable[[Tensor], Any]
 

@@ -15,8 +15,8 @@ import threading
 from typing import Any
 
 from ember.common.tensor import Tensor
+from ember.ops.operations.array_ops import _Static
 from ember.ops.operations.debug_ops import call_python
-from ember.ops.primitive import Primitive
 
 __all__ = ["HistogramSummary", "ImageSummary", "ScalarSummary", "TensorSummary"]
 
@@ -46,7 +46,7 @@ def _stage(tag: str, value: Tensor) -> tuple:
     return ()
 
 
-class _Summary(Primitive):
+class _Summary(_Static):
     """``op(name, value)``: validate, then stage ``value`` under ``name[:kind]`` when the
     network runs. Returns None: nothing a graph can compute with."""
 
