@@ -19,6 +19,7 @@ from ember import _autodiff
 from ember._executor import tracing
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
+from ember.graph import passes
 from ember.graph.ir import Graph, Node, Value, flatten
 from ember.ops.primitive import user_frame
 
@@ -144,6 +145,27 @@ class Tracer:
             return leaf._data if leaf._device is self else self.capture(leaf)
         return leaf
 
+    def taped(self, args: tuple, out: Any) -> tuple:
+        """``args`` of the node that gave ``out`` as the autodiff tape keeps them: each
+        Parameter replaced by a copy of its value read just before that node (an ``Identity``
+        tracked to it), so that the backward pass reads what the node read even where the node
+        itself or a later one updates the Parameter. ``trace`` drops the copies that no update
+        comes before the last reader of (``passes.drop_parameter_copies``)."""
+        if not any(isinstance(a, Parameter) for a in args):
+            return args
+        from ember.ops.operations import Identity
+
+        nodes = self.graph.nodes
+        node = (out[0] if type(out) is tuple else out)._data.node
+        at = len(nodes) - 1 if nodes[-1] is node else nodes.index(node)
+        count = self.op_count[0]
+        taped = tuple(_autodiff.alias(a, self.record(Identity(), self.capture(a)), self)
+                      if isinstance(a, Parameter) else a for a in args)
+        self.op_count[0] = count  # the copies take no number from the user's nodes
+        del nodes[at]  # the copies go before the node
+        nodes.append(node)
+        return taped
+
     # -- cells --------------------------------------------------------------------------------
     def call_cell(self, cell: Any, call: Callable[[], Any]) -> Any:
         """Run ``call`` (the cell's construct) inside the cell's scope, bounding the depth."""
@@ -220,4 +242,4 @@ def trace(fn: Callable[..., Any], args: tuple, name: str, root: Any = None,
             used.update(tracer.used)
     leaves, graph.out_tree = flatten(out, lambda v: False)
     graph.outputs = [tracer.output_value(leaf) for leaf in leaves]
-    return graph
+    return passes.drop_parameter_copies(graph)

@@ -258,7 +258,8 @@ def run(prim: Primitive, args: tuple, spec: Spec | list[Spec]) -> Any:
         out._shape, out._dtype = spec
         out._node = None
     if _autodiff.state.recording:
-        _autodiff.record(prim, args, out)
+        taped = device.taped(args, out) if device is state.tracer is not None else args
+        _autodiff.record(prim, taped, out)
     return out
 
 
