@@ -128,10 +128,12 @@ class Tracer:
 
     def symbolic_input(self, arg: Any) -> Any:
         """A traced stand-in for one argument of the function: Tensors (also inside tuples and
-        lists) become graph inputs; Parameters and other values stay as they are (graph
-        parameters where they are used, and constants)."""
+        lists, and dicts' values) become graph inputs; Parameters and other values stay as
+        they are (graph parameters where they are used, and constants)."""
         if isinstance(arg, tuple | list):
             return type(arg)(self.symbolic_input(a) for a in arg)
+        if isinstance(arg, dict):
+            return {k: self.symbolic_input(a) for k, a in arg.items()}
         if not isinstance(arg, Tensor) or isinstance(arg, Parameter):
             return arg  # a Parameter stands for itself: captured where it is used
         value = Value(self.graph.new_id(), "input", arg.shape, arg.dtype,
