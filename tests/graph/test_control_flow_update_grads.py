@@ -1,6 +1,6 @@
-"""GRAPH_MODE gradients of code that reads a Parameter, then updates it (``self.p += 1``), at
-the top level, in branches and in loops on tensors: the backward pass uses the values the
-forward pass read, for integer and floating-point Parameters alike. Expected values: the same
+"""Gradients of code that reads a Parameter, then updates it (``self.p += 1``), at the top
+level, in branches and in loops on tensors, in both modes: the backward pass uses the values
+the forward pass read, for integer and floating-point Parameters alike. Expected values: the same
 steps on Python numbers, gradients by central finite differences of them."""
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ grad_all = ops.GradOperation(get_all=True)
 DTYPES = [np.int32, np.float32]
 
 
-@pytest.fixture(autouse=True)
-def graph_mode():
-    context.set_context(mode=context.GRAPH_MODE)
-    yield
+@pytest.fixture(params=[context.PYNATIVE_MODE, context.GRAPH_MODE], ids=["pynative", "graph"],
+                autouse=True, name="mode")
+def fixture_mode(request):
+    context.set_context(mode=request.param)
+    yield request.param
     context.set_context(mode=context.PYNATIVE_MODE)
 
 
@@ -132,7 +133,9 @@ def test_a_gradient_reads_the_values_before_the_updates(reference, step, dtype):
     assert net.p.asnumpy() == p  # the forward pass updated it once; the backward pass did not
 
 
-def test_a_training_step_keeps_no_copy_of_the_weights_it_updates_after_the_backward_pass():
+def test_a_training_step_keeps_no_copy_of_the_weights_it_updates_after_the_backward_pass(mode):
+    if mode == context.PYNATIVE_MODE:
+        pytest.skip("a graph property")
     net = nn.Dense(2, 2)
     weights = ParameterTuple(net.trainable_params())
     grad = ops.GradOperation(get_by_list=True)
