@@ -62,6 +62,17 @@ def nested_loops(x, p):
     return x, p
 
 
+def branch_only_updates(x, p=5, q=4):
+    out = x + p
+    if p > q:
+        for _ in range(4):
+            p, q = p + 1, q - 3
+    q += 15
+    if x < q:
+        out -= q
+    return out, p, q
+
+
 class Updating(nn.Cell):
     """``step(x, p)`` with ``p`` a Parameter (``self.p``), ``i``/``j`` tensors."""
 
@@ -113,6 +124,26 @@ def nested_loops_net(self, x):
     return x
 
 
+class BranchOnlyUpdates(nn.Cell):
+    """A branch that only updates Parameters (its Switch has no outputs)."""
+
+    def __init__(self, dtype):
+        super().__init__()
+        self.p = Parameter(Tensor(np.array(5, dtype)), name="p")
+        self.q = Parameter(Tensor(np.array(4, dtype)), name="q")
+
+    def construct(self, x):
+        out = x + self.p
+        if self.p > self.q:
+            for _ in range(4):
+                self.p += 1
+                self.q -= 3
+        self.q += 15
+        if x < self.q:
+            out -= self.q
+        return out
+
+
 CASES = [(top_level, top_level_net), (loop, loop_net), (branch_in_loop, branch_in_loop_net),
          (nested_loops, nested_loops_net)]
 
@@ -131,6 +162,19 @@ def test_a_gradient_reads_the_values_before_the_updates(reference, step, dtype):
     assert grad.dtype == net.p.dtype
     np.testing.assert_allclose(grad.asnumpy(), slope, rtol=1e-3)
     assert net.p.asnumpy() == p  # the forward pass updated it once; the backward pass did not
+
+
+@pytest.mark.parametrize("x", [2, 30])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_a_branch_that_only_updates_parameters_in_a_gradient(x, dtype):
+    out, p, q = branch_only_updates(x)
+    eps = 1e-3
+    slope = (branch_only_updates(x + eps)[0] - branch_only_updates(x - eps)[0]) / (2 * eps)
+    net = BranchOnlyUpdates(dtype)
+    (grad,) = grad_all(net)(Tensor(np.array(x, dtype)))
+    np.testing.assert_allclose(grad.asnumpy(), slope, rtol=1e-3)
+    assert (net.p.asnumpy(), net.q.asnumpy()) == (p, q)
+    assert BranchOnlyUpdates(dtype)(Tensor(np.array(x, dtype))).asnumpy() == out
 
 
 def test_a_training_step_keeps_no_copy_of_the_weights_it_updates_after_the_backward_pass(mode):

@@ -153,12 +153,13 @@ class Tracer:
         tracked to it), so that the backward pass reads what the node read even where the node
         itself or a later one updates the Parameter. ``trace`` drops the copies that no update
         comes before the last reader of (``passes.drop_parameter_copies``)."""
-        if not any(isinstance(a, Parameter) for a in args):
-            return args
+        outs = out if type(out) is tuple else (out,)
+        if not outs or not any(isinstance(a, Parameter) for a in args):
+            return args  # (a branch that only updates Parameters gives no gradient)
         from ember.ops.operations import Identity
 
         nodes = self.graph.nodes
-        node = (out[0] if type(out) is tuple else out)._data.node
+        node = outs[0]._data.node
         at = len(nodes) - 1 if nodes[-1] is node else nodes.index(node)
         count = self.op_count[0]
         taped = tuple(_autodiff.alias(a, self.record(Identity(), self.capture(a)), self)
