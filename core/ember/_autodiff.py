@@ -111,6 +111,14 @@ def watch(value: Any) -> Any:
     return alias
 
 
+def alias(value: Tensor, data: Any, device: Any) -> Tensor:
+    """A tensor holding ``data`` (a copy of ``value``'s, on ``device``) whose gradient flows
+    to ``value``."""
+    out = Tensor._make(data, value._dtype, value._shape, device)
+    out._node = None if value._node is None else Node(_IDENTITY, (value,), out)
+    return out
+
+
 class _Identity:
     name = "Identity"
 

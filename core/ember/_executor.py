@@ -139,6 +139,12 @@ def graph_mode() -> bool:
     return state.mode == 0
 
 
+def symbolic(value: Any) -> bool:
+    """Whether ``value`` is a tensor of a graph being traced (its values unknown)."""
+    tracer = state.tracer
+    return tracer is not None and type(getattr(value, "_device", None)) is type(tracer)
+
+
 def to_host(tensor: Tensor) -> np.ndarray:
     """The tensor's values in host memory (no copy when they already are)."""
     device = tensor._device

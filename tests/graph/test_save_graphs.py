@@ -108,3 +108,16 @@ def test_dot_files_render_with_graphviz(tmp_path):
         subprocess.run(["dot", "-Tsvg", str(dot), "-o", str(dot.with_suffix(".svg"))],
                        check=True, timeout=60)
         assert dot.with_suffix(".svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_a_drawing_graphviz_cannot_make_warns_and_the_graph_still_compiles(tmp_path,
+                                                                          monkeypatch):
+    fake = tmp_path / "bin" / "dot"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\nexit 3\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(fake.parent))
+    with pytest.warns(UserWarning, match=r"_Net_00_trace.dot was not drawn as SVG"):
+        directory = _compile(tmp_path)
+    assert list(directory.glob("*_Net_00_trace.ir"))
+    assert not list(directory.glob("*.svg"))

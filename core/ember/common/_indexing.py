@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ember._executor import symbolic
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 
@@ -207,12 +208,14 @@ def setitem(tensor: Tensor, index: Any, value: Any) -> None:
     else:
         raise TypeError(f"Tensor.__setitem__: value must be a Tensor, number, list or tuple, "
                         f"but got {type(value).__name__}")
+    items = index if isinstance(index, tuple) else (index,)
     if isinstance(index, Tensor) and index.dtype is mstype.bool_ and index.shape == tensor.shape:
         # a whole-shape mask needs no values on the host (works while a graph is traced)
         new = F.select(index, F.broadcast_to(value, tensor.shape), tensor)
+    elif any(map(symbolic, items)):
+        new = _set_traced(tensor, index, value)
     else:
-        host = tuple(i.asnumpy() if isinstance(i, Tensor) else i
-                     for i in (index if isinstance(index, tuple) else (index,)))
+        host = tuple(i.asnumpy() if isinstance(i, Tensor) else i for i in items)
         try:
             positions = np.arange(tensor.size).reshape(tensor.shape)[host]
         except IndexError as exc:
@@ -235,3 +238,17 @@ def setitem(tensor: Tensor, index: Any, value: Any) -> None:
         new = F.reshape(F.tensor_scatter_add(base, chosen, picked), tensor.shape)
     target._data, target._device = new._data, new._device
     _autodiff.move_output(new, target)
+
+
+def _set_traced(tensor: Tensor, index: Any, value: Tensor) -> Tensor:
+    """``tensor`` with ``value`` at ``index``, an index holding tensors of a graph being traced
+    (a loop's counter): the graph computes the positions, as ``tensor[index]`` of their
+    numbers, and writes ``value`` there with TensorScatterUpdate (positions should not repeat:
+    which of repeated values lands is the backend's choice)."""
+    from ember.ops import functional as F
+
+    positions = getitem(Tensor(np.arange(tensor.size).reshape(tensor.shape)), index)
+    updates = F.reshape(F.broadcast_to(value, positions.shape), (-1,))
+    flat = F.tensor_scatter_update(F.reshape(tensor, (-1,)), F.reshape(positions, (-1, 1)),
+                                   updates)
+    return F.reshape(flat, tensor.shape)

@@ -284,7 +284,9 @@ def _arguments(names: Iterable[str]) -> ast.arguments:
 
 # -- the rewriting -----------------------------------------------------------------------------
 def _assigned(stmts: list[ast.stmt]) -> list[str]:
-    """The names ``stmts`` assign (not inside nested functions or classes), in order."""
+    """The names ``stmts`` assign (not inside nested functions or classes), in order; an
+    item assignment ``x[i] = v`` assigns ``x`` (a Tensor's ``__setitem__`` gives it new
+    values)."""
     found: dict[str, None] = {}
 
     def visit(node: ast.AST) -> None:
@@ -295,6 +297,9 @@ def _assigned(stmts: list[ast.stmt]) -> list[str]:
             return
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             found[node.id] = None
+        if (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store)
+                and isinstance(node.value, ast.Name)):
+            found[node.value.id] = None
         for child in ast.iter_child_nodes(node):
             visit(child)
 

@@ -63,10 +63,12 @@ def signature(args: Any) -> tuple:
             key.append((type(a), a))
         elif isinstance(a, tuple | list):
             key.append((type(a), signature(a)))
+        elif isinstance(a, dict):
+            key.append((dict, tuple(a), signature(a.values())))
         else:
             raise TypeError(f"cannot compile a graph for an argument of type "
-                            f"{type(a).__name__}: pass Tensors, Python numbers, strings or "
-                            "tuples of them")
+                            f"{type(a).__name__}: pass Tensors, Python numbers, strings, or "
+                            "tuples, lists or dicts of them")
     return tuple(key)
 
 
@@ -74,8 +76,8 @@ def graph_inputs(args: Any) -> list[Tensor]:
     """The tensors that are graph inputs, in the order the tracer numbered them."""
     found: list[Tensor] = []
     for a in args:
-        if isinstance(a, tuple | list):
-            found.extend(graph_inputs(a))
+        if isinstance(a, tuple | list | dict):
+            found.extend(graph_inputs(a.values() if isinstance(a, dict) else a))
         elif isinstance(a, Tensor) and not isinstance(a, Parameter):
             found.append(a)
     return found
@@ -106,9 +108,16 @@ class CompiledFunction:
         except Exception as exc:
             rdr.fault(exc, self.graph)
             raise
-        leaves = [Tensor._make(next(results), v.dtype, v.shape, device)
-                  if isinstance(v, Value) else v for v in self.graph.outputs]
+        leaves = [self._output(v, next(results), inputs) if isinstance(v, Value) else v
+                  for v in self.graph.outputs]
         return unflatten(self.graph.out_tree, leaves)
+
+    def _output(self, value: Value, data: Any, inputs: list[Tensor]) -> Tensor:
+        """An output of the graph: the caller's own Tensor where the graph returns an input
+        as it is (as MindSpore does), else a new Tensor."""
+        if value.kind == "input":
+            return inputs[value.index]
+        return Tensor._make(data, value.dtype, value.shape, self.device)
 
     def _watched_runner(self) -> Callable[..., Any]:
         """The graph compiled with each node's kernel observed (``ember._instrument``);

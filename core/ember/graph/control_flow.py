@@ -65,6 +65,14 @@ class _ControlFlow(Primitive):
     def attrs(self) -> dict[str, Any]:  # type: ignore[override]
         return {"graphs": tuple(g.name for g in self.graphs)}
 
+    #: Which input of the node the subgraphs' first input is (a Switch's index comes first).
+    first_operand = 0
+
+    def updated(self) -> list[int]:
+        """The positions of the node's inputs (Parameters) that an ``Assign`` inside updates."""
+        return sorted({self.first_operand + i for g in self.graphs
+                       for i, v in enumerate(g.inputs) if v.id in _updated(g)})
+
 
 class Switch(_ControlFlow):
     """``Switch(branches)(index, *inputs)``: run ``branches[index]`` on ``inputs``.
@@ -73,6 +81,8 @@ class Switch(_ControlFlow):
     when false (``if``/``else``); an integer is clamped into ``[0, len(branches))``. Every
     branch takes the same inputs and returns outputs of the same shapes and dtypes.
     """
+
+    first_operand = 1
 
     def __init__(self, branches: Sequence[Graph]) -> None:
         super().__init__()
@@ -89,11 +99,16 @@ class Switch(_ControlFlow):
                             f"element, but got {_describe(index)}")
         return [(v.shape, v.dtype) for v in self.branches[0].outputs]
 
-    def call(self, args: tuple) -> list[Any]:
+    def recompute(self, args: tuple) -> tuple[list[Any], dict[int, Any]]:
         """Run the branches' computation on ``args`` (index, then inputs) again, as a new
-        node when the index is traced."""
+        node when the index is traced, without updating Parameters: returns the outputs and,
+        by input position, the values the branch taken assigns (see ``call_graph``)."""
         index, inputs = args[0], args[1:]
-        return switch(index, [_caller(g) for g in self.branches], inputs)
+        updated = self.updated()
+        own = [i - 1 for i in updated]
+        out = switch(index, [_caller(g, own) for g in self.branches], inputs)
+        count = len(out) - len(updated)
+        return out[:count], dict(zip(updated, out[count:]))
 
     def bprop(self, index: Any, *args: Any) -> tuple:
         *inputs, _, dout = args
@@ -126,12 +141,24 @@ class WhileLoop(_ControlFlow):
         specs = [(v.shape, v.dtype) for v in self.body.outputs]
         return specs + [((-1, *s), d) for s, d in specs] if self.save else specs
 
-    def call(self, args: tuple) -> list[Any]:
-        """Run the loop on ``args`` (carries, then the other inputs) again."""
-        carries, outside = args[:self.count], args[self.count:]
+    def recompute(self, args: tuple) -> tuple[list[Any], dict[int, Any]]:
+        """Run the loop on ``args`` (carries, then the other inputs) again, without updating
+        Parameters: the ones the body assigns are carried too. Returns the final carries and,
+        by input position, the Parameters' final values (see ``call_graph``)."""
+        k = self.count
+        updated = [i for i in self.updated() if i >= k]
         cond_graph, body_graph = self.cond, self.body
-        return while_loop(lambda *c: call_graph(cond_graph, [*c, *outside])[0],
-                          lambda *c: call_graph(body_graph, [*c, *outside]), carries)
+
+        def full(carries: Sequence[Any]) -> list[Any]:
+            values = [*carries[:k], *args[k:]]
+            for i, value in zip(updated, carries[k:]):
+                values[i] = value
+            return values
+
+        final = while_loop(lambda *c: call_graph(cond_graph, full(c))[0],
+                           lambda *c: call_graph(body_graph, full(c), updated),
+                           [*args[:k], *(args[i] for i in updated)])
+        return final[:k], dict(zip(updated, final[k:]))
 
 
 class ReverseScan(_ControlFlow):
@@ -155,7 +182,7 @@ class ReverseScan(_ControlFlow):
     def infer(self, *inputs: Any) -> list[Spec]:
         return [(v.shape, v.dtype) for v in self.body.outputs]
 
-    def call(self, args: tuple) -> list[Any]:
+    def recompute(self, args: tuple) -> tuple[list[Any], dict[int, Any]]:
         raise _second_order(user_frame())
 
 
@@ -170,8 +197,12 @@ class _SavedLoop:
 
     name = "WhileLoop"
 
-    def __init__(self, loop: WhileLoop, stacks: Sequence[Tensor], where: str) -> None:
+    def __init__(self, loop: WhileLoop, stacks: Sequence[Tensor], where: str,
+                 updated: Sequence[int]) -> None:
         self.loop, self.stacks, self.where = loop, stacks, where
+        #: The positions among the other inputs of the Parameters the body assigns: the loop
+        #: carries copies of them after its own carries, whose rows the body reads instead.
+        self.updated = updated
 
     def bprop(self, *args: Any) -> tuple:
         *inputs, _, dout = args
@@ -179,14 +210,18 @@ class _SavedLoop:
             raise _second_order(self.where)
         from ember.ops import functional as F
 
-        k = self.loop.count
+        n = self.loop.count
+        k = n - len(self.updated)
         outside = inputs[k:]
-        grad_body = _vjp_of(self.loop.body, len(inputs))
+        grad_body = _vjp_of(self.loop.body, n + len(outside))
 
         def back(*args: Tensor) -> list:
-            rows, grads = args[:k], args[k:]
-            step = grad_body(*rows, *outside, *grads[:k])
-            return [*step[:k], *(a + b for a, b in zip(grads[k:], step[k:]))]
+            rows, grads = args[:n], args[n:]
+            read = list(outside)
+            for i, row in zip(self.updated, rows[k:]):
+                read[i] = row
+            step = grad_body(*rows, *read, *grads[:k], *map(F.zeros_like, rows[k:]))
+            return [*step[:k], *(a + b for a, b in zip(grads[k:], step[n:]))]
 
         return tuple(_reverse_scan(back, self.stacks, [*dout, *(F.zeros_like(x)
                                                              for x in outside)]))
@@ -199,13 +234,16 @@ def _describe(x: Any) -> str:
 
 
 # -- running and differentiating a subgraph ----------------------------------------------------
-def call_graph(graph: Graph, args: Sequence[Any]) -> list[Any]:
+def call_graph(graph: Graph, args: Sequence[Any], updated: Sequence[int] = ()) -> list[Any]:
     """Recompute ``graph`` on ``args`` (one per input) for a gradient, by calling its
-    primitives again: inside a trace this records its nodes (and their gradients).
+    primitives again: inside a trace this records its nodes (and their gradients). Returns the
+    outputs, then the final values of the inputs at the positions ``updated``.
 
-    The forward pass did the in-place updates: an ``Assign`` is not done again, later reads of
-    its Parameter in the graph read the assigned value instead. A floating-point Parameter
-    read before it is assigned would read its value after the forward pass: refused."""
+    The forward pass did the in-place updates: an ``Assign`` (also inside nested control flow)
+    is not done again, later reads of its Parameter read the assigned value instead. So
+    ``args`` hold the values the forward pass read (copies of Parameters, saved per iteration
+    in loops); a Parameter itself that is read, then assigned, would give its value after the
+    forward pass: refused."""
     env: dict[int, Any] = {}
     for v, a in zip(graph.inputs, args, strict=True):
         env[v.id] = a
@@ -219,42 +257,51 @@ def call_graph(graph: Graph, args: Sequence[Any]) -> list[Any]:
             return type(x)(read(i) for i in x)
         return x
 
-    assigned = _assigned_params(graph)
+    live = {v.id for v in graph.inputs if isinstance(env[v.id], Parameter)} & _updated(graph)
     for node in graph.nodes:
         args = tuple(read(x) for x in node.inputs)
+        assign = node.prim.name == "Assign"
+        for v in node.tensor_inputs()[1 if assign else 0:]:
+            if v.id in live:
+                raise GraphCompileError(
+                    f"the gradient of control flow that reads the Parameter {env[v.id].name} "
+                    f"(at {node.source}) and assigns it is not supported here: read it after "
+                    "the assignment, or outside the loop or branch")
         if isinstance(node.prim, _ControlFlow):  # traced again: each graph has one owner
-            out = node.prim.call(args)
+            out, updates = node.prim.recompute(args)
+            for i, value in updates.items():
+                env[node.inputs[i].id] = value
+            out = out if node.multi else out[0]
         elif getattr(node.prim, "pure", True):
             specs = [(v.shape, v.dtype) for v in node.outputs]
             out = run(node.prim, args, specs if node.multi else specs[0])
-        elif node.prim.name == "Assign":
+        elif assign:
             variable, out = node.inputs[0], args[1]
             env[variable.id] = out
-            assigned.discard(variable.id)
+            live.discard(variable.id)
         else:
             raise GraphCompileError(
                 f"the gradient of control flow that runs {node.prim.name} (an in-place "
                 f"update, at {node.source}) is not supported: run it outside the "
                 "differentiated function")
-        for v in node.tensor_inputs():
-            if v.id in assigned and mstype.is_float(v.dtype) and isinstance(env[v.id],
-                                                                             Parameter):
-                raise GraphCompileError(
-                    f"the gradient of control flow that reads the Parameter "
-                    f"{env[v.id].name} (at {node.source}) before assigning it is not "
-                    "supported: read it after the assignment, or outside the loop or branch")
         env.update(zip((v.id for v in node.outputs), out if node.multi else (out,)))
-    return [read(x) for x in graph.outputs]
+    return [read(x) for x in [*graph.outputs, *(graph.inputs[i] for i in updated)]]
 
 
-def _assigned_params(graph: Graph) -> set[int]:
-    """The ids of the inputs of ``graph`` that an ``Assign`` of it updates."""
-    return {n.inputs[0].id for n in graph.nodes
-            if n.prim.name == "Assign" and isinstance(n.inputs[0], Value)}
+def _updated(graph: Graph) -> set[int]:
+    """The ids of the values of ``graph`` (its Parameter inputs) that an ``Assign`` updates,
+    directly or inside nested control flow."""
+    found = set()
+    for node in graph.nodes:
+        if node.prim.name == "Assign" and isinstance(node.inputs[0], Value):
+            found.add(node.inputs[0].id)
+        elif isinstance(node.prim, _ControlFlow):
+            found.update(node.inputs[i].id for i in node.prim.updated())
+    return found
 
 
-def _caller(graph: Graph) -> Callable[..., list]:
-    return lambda *args: call_graph(graph, args)
+def _caller(graph: Graph, updated: Sequence[int] = ()) -> Callable[..., list]:
+    return lambda *args: call_graph(graph, args, updated)
 
 
 def _vjp_of(graph: Graph, count: int) -> Callable[..., list]:
@@ -341,11 +388,34 @@ def _reshaped(graph: Graph, value: Value, shape: tuple[int, ...]) -> Value:
     """``value`` reshaped to ``shape`` by a node appended to ``graph``."""
     from ember.ops.operations import Reshape
 
-    node = Node(graph.new_id(), Reshape(), [value, shape], scope="Default/Reshape",
-                source=user_frame())
-    node.outputs = [Value(graph.new_id(), "node", shape, value.dtype, node)]
+    return _append(graph, Reshape(), [value, shape], shape)
+
+
+def _append(graph: Graph, prim: Primitive, inputs: list[Any], shape: tuple[int, ...]) -> Value:
+    """The output (of ``shape``, the first input's dtype) of a node appended to ``graph``."""
+    node = Node(graph.new_id(), prim, inputs, scope=f"Default/{prim.name}", source=user_frame())
+    node.outputs = [Value(graph.new_id(), "node", shape, inputs[0].dtype, node)]
     graph.nodes.append(node)
     return node.outputs[0]
+
+
+def _carry_updated(cond: Graph, body: Graph, count: int) -> list[int]:
+    """Make the loop of ``cond`` and ``body`` (with ``count`` carries) also carry a copy of
+    each Parameter its body assigns, after its carries: the body gives the copy of the
+    Parameter's value at its end, so that a saving loop saves its value at the start of every
+    iteration. Returns the Parameters' positions among the loop's other inputs."""
+    from ember.ops.operations import Identity
+
+    assigned = _updated(body)
+    updated = [i for i, v in enumerate(body.inputs[count:]) if v.id in assigned]
+    params = [body.inputs[count + i] for i in updated]
+    for graph in (cond, body):
+        graph.inputs[count:count] = [Value(graph.new_id(), "input", p.shape, p.dtype)
+                                     for p in params]
+        for i, v in enumerate(graph.inputs):
+            v.index = i
+    body.outputs.extend(_append(body, Identity(), [p], p.shape) for p in params)
+    return updated
 
 
 def _mismatch(what: str, name: str, a: Any, b: Any, where: str) -> GraphCompileError:
@@ -563,14 +633,18 @@ def _while_node(cond_fn: Callable[..., Any], body_fn: Callable[..., Any], vals: 
     inputs = (*carries, *outside)
     save = bool(carries) and _autodiff.state.recording > 0 and any(
         map(_autodiff.needs_grad, inputs))
-    loop = WhileLoop(cond_sub.graph, body_sub.graph, len(carries), save)
     if save:  # its gradient may be taken: the tape gets the rule that reads the stacks
+        from ember.ops.operations import Identity
+
+        updated = _carry_updated(cond_sub.graph, body_sub.graph, len(carries))
+        count = len(carries) + len(updated)
+        loop = WhileLoop(cond_sub.graph, body_sub.graph, count, save)
         with _autodiff.paused():
-            out = loop(*inputs)
+            out = loop(*carries, *(Identity()(outside[i]) for i in updated), *outside)
         final = out[:len(carries)]
-        _autodiff.record(_SavedLoop(loop, out[len(carries):], where), inputs, final)
+        _autodiff.record(_SavedLoop(loop, out[count:], where, updated), inputs, final)
     else:
-        final = loop(*inputs)
+        final = WhileLoop(cond_sub.graph, body_sub.graph, len(carries))(*inputs)
     result = list(vals)  # the values the body leaves alone, and Undefined loop temporaries
     for i, v in zip(carried, final):
         result[i] = v

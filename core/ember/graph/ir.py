@@ -122,15 +122,18 @@ def walk(graph: Graph) -> list[Graph]:
 
 # -- nested outputs ---------------------------------------------------------------------------
 def flatten(value: Any, is_leaf: Any) -> tuple[list[Any], Any]:
-    """The leaves of nested tuples/lists, and a tree to rebuild them with ``unflatten``."""
-    if isinstance(value, tuple | list) and not is_leaf(value):
+    """The leaves of nested tuples, lists and dicts (their values), and a tree to rebuild them
+    with ``unflatten``: ``(kind, [(offset, subtree), ...])``, the kind of a dict being
+    ``(dict, keys)``."""
+    if isinstance(value, tuple | list | dict) and not is_leaf(value):
         leaves: list[Any] = []
         trees = []
-        for item in value:
+        for item in (value.values() if isinstance(value, dict) else value):
             sub_leaves, sub_tree = flatten(item, is_leaf)
             trees.append((len(leaves), sub_tree))
             leaves.extend(sub_leaves)
-        return leaves, (type(value), trees)
+        kind = (dict, tuple(value)) if isinstance(value, dict) else type(value)
+        return leaves, (kind, trees)
     return [value], None
 
 
@@ -138,7 +141,8 @@ def unflatten(tree: Any, leaves: list[Any], start: int = 0) -> Any:
     if tree is None:
         return leaves[start]
     kind, trees = tree
-    return kind(unflatten(sub, leaves, start + offset) for offset, sub in trees)
+    items = (unflatten(sub, leaves, start + offset) for offset, sub in trees)
+    return dict(zip(kind[1], items)) if type(kind) is tuple else kind(items)
 
 
 def read_input(x: Any, arrays: Mapping[int, Any]) -> Any:

@@ -40,6 +40,37 @@ def eliminate_dead_code(graph: Graph) -> Graph:
     return graph
 
 
+def drop_parameter_copies(graph: Graph) -> Graph:
+    """Read a Parameter itself instead of an ``Identity`` copy of it (those the autodiff tape
+    makes) where no node updates it between the copy and the copy's last reader; a copy the
+    graph returns stays one."""
+    for node in graph.nodes:
+        for sub in subgraphs(node):
+            drop_parameter_copies(sub)
+    last_read: dict[int, int] = {}
+    updates: dict[int, list[int]] = {}
+    for i, node in enumerate(graph.nodes):
+        for v in node.tensor_inputs():
+            last_read[v.id] = i
+            if not _pure(node) and v.param is not None:
+                updates.setdefault(v.id, []).append(i)
+    returned = {v.id for v in graph.outputs if isinstance(v, Value)}
+    replace: dict[int, Value] = {}
+    kept: list[Node] = []
+    for i, node in enumerate(graph.nodes):
+        source, out = (node.inputs[0], node.outputs[0]) if node.prim.name == "Identity" else (
+            None, None)
+        if (isinstance(source, Value) and source.param is not None and out.id not in returned
+                and not any(i < j <= last_read.get(out.id, i)
+                            for j in updates.get(source.id, ()))):
+            replace[out.id] = source
+        else:
+            kept.append(node)
+    graph.nodes = kept
+    _rewire(graph, replace)
+    return graph
+
+
 def _frozen(value: Any) -> Any:
     """A hashable stand-in for an attribute or inline input; TypeError if there is none."""
     if isinstance(value, Value):

@@ -200,14 +200,17 @@ def _short_repr(x: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _tree(tree: Any) -> Any:
+def _tree(tree: Any, enc: _Encoder) -> Any:
     if tree is None:
         return None
     kind, subtrees = tree
+    items = [[offset, _tree(sub, enc)] for offset, sub in subtrees]
+    if type(kind) is tuple:  # a dict: (dict, keys)
+        return {"kind": "dict", "keys": enc.value(list(kind[1])), "items": items}
     if kind not in (tuple, list):
-        raise NotSerializable(f"the graph returns a {kind.__qualname__}; only tuples and lists "
-                              "of outputs are cached")
-    return {"kind": kind.__name__, "items": [[offset, _tree(sub)] for offset, sub in subtrees]}
+        raise NotSerializable(f"the graph returns a {kind.__qualname__}; only tuples, lists "
+                              "and dicts of outputs are cached")
+    return {"kind": kind.__name__, "items": items}
 
 
 def save_graph(graph: Graph, path: str | os.PathLike[str]) -> None:
@@ -231,7 +234,7 @@ def save_graph(graph: Graph, path: str | os.PathLike[str]) -> None:
         "nodes": [enc.node(node) for node in graph.nodes],
     }
     doc["outputs"] = [enc.value(x) for x in graph.outputs]
-    doc["out_tree"] = _tree(graph.out_tree)
+    doc["out_tree"] = _tree(graph.out_tree, enc)
     doc["prims"] = enc.prims
     body = json.dumps(doc, allow_nan=False, separators=(",", ":")).encode("utf-8")
     header = b"%s %d %s\n" % (_MAGIC, VERSION, hashlib.sha256(body).hexdigest().encode())
@@ -355,11 +358,13 @@ class _Decoder:
         return value
 
 
-def _untree(tree: Any) -> Any:
+def _untree(tree: Any, dec: _Decoder) -> Any:
     if tree is None:
         return None
-    kind = {"tuple": tuple, "list": list}[tree["kind"]]
-    return kind, [(int(offset), _untree(sub)) for offset, sub in tree["items"]]
+    kind: Any = {"tuple": tuple, "list": list, "dict": dict}[tree["kind"]]
+    if kind is dict:
+        kind = (dict, tuple(dec.value(tree["keys"])))
+    return kind, [(int(offset), _untree(sub, dec)) for offset, sub in tree["items"]]
 
 
 def _bind(entry: dict[str, Any], params: dict[str, Any]) -> Any:
@@ -408,7 +413,7 @@ def _decode(doc: dict[str, Any], params: dict[str, Any]) -> Graph:
     graph.consts = [dec.spec(e, "const", array=_from_array(e["array"])) for e in doc["consts"]]
     graph.nodes = [dec.node(e) for e in doc["nodes"]]
     graph.outputs = [dec.value(x) for x in doc["outputs"]]
-    graph.out_tree = _untree(doc["out_tree"])
+    graph.out_tree = _untree(doc["out_tree"], dec)
     _check_specs(graph)
     return graph
 

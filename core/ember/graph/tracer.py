@@ -19,6 +19,7 @@ from ember import _autodiff
 from ember._executor import tracing
 from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
+from ember.graph import passes
 from ember.graph.ir import Graph, Node, Value, flatten
 from ember.ops.primitive import user_frame
 
@@ -127,10 +128,12 @@ class Tracer:
 
     def symbolic_input(self, arg: Any) -> Any:
         """A traced stand-in for one argument of the function: Tensors (also inside tuples and
-        lists) become graph inputs; Parameters and other values stay as they are (graph
-        parameters where they are used, and constants)."""
+        lists, and dicts' values) become graph inputs; Parameters and other values stay as
+        they are (graph parameters where they are used, and constants)."""
         if isinstance(arg, tuple | list):
             return type(arg)(self.symbolic_input(a) for a in arg)
+        if isinstance(arg, dict):
+            return {k: self.symbolic_input(a) for k, a in arg.items()}
         if not isinstance(arg, Tensor) or isinstance(arg, Parameter):
             return arg  # a Parameter stands for itself: captured where it is used
         value = Value(self.graph.new_id(), "input", arg.shape, arg.dtype,
@@ -143,6 +146,28 @@ class Tracer:
         if isinstance(leaf, Tensor):
             return leaf._data if leaf._device is self else self.capture(leaf)
         return leaf
+
+    def taped(self, args: tuple, out: Any) -> tuple:
+        """``args`` of the node that gave ``out`` as the autodiff tape keeps them: each
+        Parameter replaced by a copy of its value read just before that node (an ``Identity``
+        tracked to it), so that the backward pass reads what the node read even where the node
+        itself or a later one updates the Parameter. ``trace`` drops the copies that no update
+        comes before the last reader of (``passes.drop_parameter_copies``)."""
+        outs = out if type(out) is tuple else (out,)
+        if not outs or not any(isinstance(a, Parameter) for a in args):
+            return args  # (a branch that only updates Parameters gives no gradient)
+        from ember.ops.operations import Identity
+
+        nodes = self.graph.nodes
+        node = outs[0]._data.node
+        at = len(nodes) - 1 if nodes[-1] is node else nodes.index(node)
+        count = self.op_count[0]
+        taped = tuple(_autodiff.alias(a, self.record(Identity(), self.capture(a)), self)
+                      if isinstance(a, Parameter) else a for a in args)
+        self.op_count[0] = count  # the copies take no number from the user's nodes
+        del nodes[at]  # the copies go before the node
+        nodes.append(node)
+        return taped
 
     # -- cells --------------------------------------------------------------------------------
     def call_cell(self, cell: Any, call: Callable[[], Any]) -> Any:
@@ -220,4 +245,4 @@ def trace(fn: Callable[..., Any], args: tuple, name: str, root: Any = None,
             used.update(tracer.used)
     leaves, graph.out_tree = flatten(out, lambda v: False)
     graph.outputs = [tracer.output_value(leaf) for leaf in leaves]
-    return graph
+    return passes.drop_parameter_copies(graph)

@@ -14,8 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ember import _autodiff
-from ember._executor import load_eager, resolve_kernel, state, to_device
+from ember._executor import load_eager, resolve_kernel, state, to_device, to_host
 from ember.common import dtype as mstype
+from ember.common.parameter import Parameter
 from ember.common.tensor import Tensor
 from ember.ops.signature import convert_inputs
 
@@ -243,6 +244,10 @@ def run(prim: Primitive, args: tuple, spec: Spec | list[Spec]) -> Any:
         prim._kernel = resolve_kernel(executor, prim)
         prim._kernel_owner = executor
     device = executor.device
+    recording = _autodiff.state.recording
+    eager = device is not state.tracer or device is None
+    if recording and eager and getattr(prim, "updates_parameters", False):
+        _rehome(args, device)
     arrays = []
     for a in args:
         if isinstance(a, Tensor):
@@ -261,9 +266,29 @@ def run(prim: Primitive, args: tuple, spec: Spec | list[Spec]) -> Any:
         out._device = device
         out._shape, out._dtype = spec
         out._node = None
-    if _autodiff.state.recording:
-        _autodiff.record(prim, args, out)
+    if recording:
+        _autodiff.record(prim, _held(args, device) if eager else device.taped(args, out), out)
     return out
+
+
+def _held(args: tuple, device: Any) -> tuple:
+    """``args`` as the PyNative tape keeps them: a Parameter as a tensor holding its storage
+    of now (tracked to it), which an in-place update while recording leaves alone
+    (``_rehome``), so the backward pass reads the values this call read."""
+    if not any(isinstance(a, Parameter) for a in args):
+        return args
+    return tuple(_autodiff.alias(a, a._data, a._device) if isinstance(a, Parameter)
+                 and a._device is device else a for a in args)
+
+
+def _rehome(args: tuple, device: Any) -> None:
+    """Give each Parameter among ``args`` new storage with its values, before a primitive
+    updates it in place while a gradient is recorded: the tape keeps the old storage."""
+    for a in args:
+        if isinstance(a, Parameter) and a._device is device:
+            host = to_host(a)
+            a._data = (host.copy() if device is None else
+                       getattr(device, "parameter_from_host", device.from_host)(host))
 
 
 _new_tensor = object.__new__

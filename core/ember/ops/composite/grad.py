@@ -72,18 +72,30 @@ class GradOperation:
         # the gradients of the data flowing into a network)
         _, input_grads, param_grads = value_and_grad(
             fn, args, params, sens, wrt_inputs=self.get_all or not self.get_by_list)
-        return self.select(input_grads, param_grads)
+        return self.select(input_grads, param_grads, bool(args) and _differentiable(args[0]))
 
-    def select(self, input_grads: tuple, param_grads: tuple) -> Any:
-        """What the gradient function returns, from all input and parameter gradients."""
+    def select(self, input_grads: tuple, param_grads: tuple, first: bool = True) -> Any:
+        """What the gradient function returns, from the gradients of the Tensor inputs and of
+        the parameters; ``first``: whether the first input is one of those Tensors. As in
+        MindSpore, inputs that are not (Python numbers unless ``grad_for_scalar``) have no
+        gradient: ``get_all`` leaves them out, the gradient of a first one is ``()``."""
         if self.get_by_list:
             return (input_grads, param_grads) if self.get_all else param_grads
         if self.get_all:
             return input_grads
-        if not input_grads:
-            raise ValueError("GradOperation: the function has no Tensor input to "
-                             "differentiate with respect to")
-        return input_grads[0]
+        return input_grads[0] if first and input_grads else ()
+
+
+def _differentiable(arg: Any) -> bool:
+    """Whether gradients are taken with respect to the input ``arg``: a Tensor, or a Python
+    number with the context's ``grad_for_scalar``."""
+    from ember import context
+
+    return isinstance(arg, Tensor) or (_scalar(arg) and context.get_context("grad_for_scalar"))
+
+
+def _scalar(arg: Any) -> bool:
+    return isinstance(arg, int | float) and not isinstance(arg, bool)
 
 
 def _kind(value: Any) -> str:
@@ -102,8 +114,7 @@ def value_and_grad(fn: Callable, args: tuple, params: list[Parameter] = (),
     from ember.ops import functional as F
 
     if context.get_context("grad_for_scalar"):
-        args = tuple(Tensor(a) if isinstance(a, int | float) and not isinstance(a, bool)
-                     else a for a in args)
+        args = tuple(Tensor(a) if _scalar(a) else a for a in args)
     inputs = [_autodiff.watch(a) for a in args] if wrt_inputs else list(args)
     if _executor.state.tracer is not None and not hasattr(fn, "cells_and_names"):
         from ember.graph.autograph import convert  # ops sits below graph: imported on use
@@ -114,8 +125,9 @@ def value_and_grad(fn: Callable, args: tuple, params: list[Parameter] = (),
     outs = out if isinstance(out, tuple) else (out,)
     if sens is None or isinstance(sens, int | float):
         scale = 1 if sens is None else sens
-        senses: Any = tuple(F.ones_like(o) if scale == 1 else F.mul(F.ones_like(o), scale)
-                            for o in outs)
+        senses: Any = tuple(
+            (F.ones_like(o) if scale == 1 else F.mul(F.ones_like(o), scale))
+            if isinstance(o, Tensor) else None for o in outs)
     else:
         one = not isinstance(out, tuple) or (len(out) == 1 and isinstance(sens, Tensor))
         senses = (sens,) if one else sens
@@ -125,8 +137,10 @@ def value_and_grad(fn: Callable, args: tuple, params: list[Parameter] = (),
                      else f"a tuple of {len(outs)} Tensors")
             raise TypeError(f"GradOperation: the function returned {shape}, so sens must be "
                             f"{shape} too, but got {_kind(sens)}")
+    # an output that is a Python number (mul(1, 2)) depends on no tensor: no gradient flows
+    roots = [(o, s) for o, s in zip(outs, senses) if isinstance(o, Tensor)]
     targets = [x for x in inputs if isinstance(x, Tensor) and wrt_inputs] + list(params)
-    grads = _autodiff.backward(list(outs), list(senses), targets)
+    grads = _autodiff.backward([o for o, _ in roots], [s for _, s in roots], targets)
     grads = [F.zeros_like(t) if g is None else g for t, g in zip(targets, grads)]
     split = len(targets) - len(params)
     return out, tuple(grads[:split]), tuple(grads[split:])
