@@ -18,11 +18,12 @@ from ember.common.tensor import Tensor
 
 
 class _State:
-    __slots__ = ("backward", "recording")
+    __slots__ = ("backward", "readers", "recording")
 
     def __init__(self) -> None:
         self.recording = 0  # how many gradients are being taken, nested
         self.backward = 0  # how many backward passes are running (their ops: "Gradients/")
+        self.readers: dict[int, list[Node]] = {}  # id of a Parameter -> nodes that read it
 
 
 state = _State()
@@ -52,9 +53,9 @@ class Node:
 LEAF = Node(None, (), None)
 
 
-def record(prim: Any, args: tuple, out: Any) -> None:
+def record(prim: Any, args: tuple, out: Any) -> Node | None:
     """Attach a node to ``out`` if any input is tracked (keeping stand-ins of the tensors
-    whose values ``prim.bprop`` does not read)."""
+    whose values ``prim.bprop`` does not read); returns the node, or None."""
     for a in args:
         if isinstance(a, Tensor) and a._node is not None:
             if not getattr(prim, "bprop_reads_inputs", True):
@@ -67,7 +68,8 @@ def record(prim: Any, args: tuple, out: Any) -> None:
             else:
                 node = out._node = Node(prim, args, _stand_in(out), weakref.ref(out))
                 node.out._node = node
-            return
+            return node
+    return None
 
 
 def _keyed_by_node(t: Tensor) -> bool:
@@ -119,6 +121,24 @@ def alias(value: Tensor, data: Any, device: Any) -> Tensor:
     return out
 
 
+def read_by(param: Tensor, node: Node) -> None:
+    """Note that the recorded ``node`` reads the Parameter ``param``."""
+    state.readers.setdefault(id(param), []).append(node)
+
+
+def keep_reads(param: Tensor, data: Any, device: Any) -> bool:
+    """Before ``param`` leaves its storage ``data`` for an in-place update: the nodes recorded
+    so far that read it read ``data`` instead (through an alias tracked to it), so the
+    backward pass sees the values they saw. False when no node read it."""
+    nodes = state.readers.pop(id(param), None)
+    if not nodes:
+        return False
+    held = alias(param, data, device)
+    for node in nodes:
+        node.inputs = tuple(held if x is param else x for x in node.inputs)
+    return True
+
+
 class _Identity:
     name = "Identity"
 
@@ -137,6 +157,8 @@ def recording() -> Iterator[None]:
         yield
     finally:
         state.recording -= 1
+        if not state.recording:
+            state.readers.clear()
 
 
 @contextlib.contextmanager

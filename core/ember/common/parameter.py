@@ -80,6 +80,8 @@ class Parameter(Tensor):
         if array.shape != self._shape and not slice_shape:
             raise ValueError(f"Parameter {self._name}: set_data got shape {list(array.shape)}, "
                              f"but the parameter has shape {list(self._shape)}")
+        if _autodiff.state.recording:  # the calls recorded so far read the old values
+            _autodiff.keep_reads(self, self._data, self._device)
         self._data = array.astype(self._dtype.np_dtype, copy=False)
         self._device = None
         self._shape = self._data.shape

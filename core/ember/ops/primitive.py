@@ -52,6 +52,8 @@ class Primitive:
     #: keeps no values of them alive for the backward pass.
     bprop_reads_inputs = True
     bprop_reads_out = True
+    #: How ``prepare`` converts the inputs (``ops.signature``); None: it leaves them alone.
+    __mindspore_signature__: tuple | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -70,7 +72,7 @@ class Primitive:
     def prepare(self, args: tuple) -> tuple:
         """Convert inputs before ``infer`` (binary ops turn scalars into tensors here); by
         default, as the class's ``__mindspore_signature__`` declares (``ops.signature``)."""
-        signatures = getattr(type(self), "__mindspore_signature__", None)
+        signatures = type(self).__mindspore_signature__
         return args if signatures is None else convert_inputs(self.name, signatures, args)
 
     def infer(self, *args: Any) -> Spec | list[Spec]:
@@ -267,25 +269,23 @@ def run(prim: Primitive, args: tuple, spec: Spec | list[Spec]) -> Any:
         out._shape, out._dtype = spec
         out._node = None
     if recording:
-        _autodiff.record(prim, _held(args, device) if eager else device.taped(args, out), out)
+        if not eager:
+            _autodiff.record(prim, device.taped(args, out), out)
+            return out
+        node = _autodiff.record(prim, args, out)
+        if node is not None:
+            for a in node.inputs:
+                if isinstance(a, Parameter):
+                    _autodiff.read_by(a, node)
     return out
 
 
-def _held(args: tuple, device: Any) -> tuple:
-    """``args`` as the PyNative tape keeps them: a Parameter as a tensor holding its storage
-    of now (tracked to it), which an in-place update while recording leaves alone
-    (``_rehome``), so the backward pass reads the values this call read."""
-    if not any(isinstance(a, Parameter) for a in args):
-        return args
-    return tuple(_autodiff.alias(a, a._data, a._device) if isinstance(a, Parameter)
-                 and a._device is device else a for a in args)
-
-
 def _rehome(args: tuple, device: Any) -> None:
-    """Give each Parameter among ``args`` new storage with its values, before a primitive
-    updates it in place while a gradient is recorded: the tape keeps the old storage."""
+    """Before a primitive updates a Parameter among ``args`` in place while a gradient is
+    recorded: the nodes that read it keep its storage, and it moves to a copy."""
     for a in args:
-        if isinstance(a, Parameter) and a._device is device:
+        if isinstance(a, Parameter) and a._device is device and _autodiff.keep_reads(
+                a, a._data, device):
             host = to_host(a)
             a._data = (host.copy() if device is None else
                        getattr(device, "parameter_from_host", device.from_host)(host))
