@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ember.common import dtype as mstype
 from ember.common.tensor import Tensor
 
@@ -102,8 +104,6 @@ class CSRTensor:
         return self.indptr, self.indices, self.values, self.shape
 
     def __mul__(self, other: Any) -> CSRTensor:
-        import numpy as np
-
         from ember.ops import functional as F
 
         rows = np.repeat(np.arange(self.shape[0]), np.diff(self.indptr.asnumpy()))
