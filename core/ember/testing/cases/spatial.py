@@ -180,16 +180,18 @@ def _bilinear_at(image: np.ndarray, y: float, x: float) -> np.ndarray:
 
 
 def _roi_samples(roi: np.ndarray, pooled: tuple[int, int], scale: float, grid: int,
-                 end_mode: int) -> Any:
-    """(p, q, y, x) of every sample point of the region, by bin."""
+                 end_mode: int) -> tuple:
+    """(samples per bin, [(p, q, y, x) of every sample point of the region]); with grid <= 0,
+    floor(bin size) samples along each axis."""
     x1, y1 = roi[1] * scale, roi[2] * scale
     x2, y2 = (roi[3] + end_mode) * scale, (roi[4] + end_mode) * scale
     hh, ww = y2 - y1, x2 - x1
     if not end_mode:
         hh, ww = max(hh, 1.0), max(ww, 1.0)
     bh, bw = hh / pooled[0], ww / pooled[1]
-    for p, q, iy, ix in np.ndindex(*pooled, grid, grid):
-        yield p, q, y1 + p * bh + (iy + 0.5) * bh / grid, x1 + q * bw + (ix + 0.5) * bw / grid
+    gh, gw = (grid, grid) if grid > 0 else (int(np.floor(bh)), int(np.floor(bw)))
+    return gh * gw, [(p, q, y1 + p * bh + (iy + 0.5) * bh / gh, x1 + q * bw + (ix + 0.5) * bw / gw)
+                     for p, q, iy, ix in np.ndindex(*pooled, gh, gw)]
 
 
 def _roi_align(pooled: tuple[int, int], scale: float, grid: int,
@@ -199,18 +201,21 @@ def _roi_align(pooled: tuple[int, int], scale: float, grid: int,
         for r, roi in enumerate(rois.astype(F64)):
             if abs(roi[1]) < 1e-3 and abs(roi[3]) < 1e-3:
                 continue  # MindSpore skips regions whose x1 and x2 are 0
-            image = features[int(roi[0])].astype(F64)
-            for p, q, y, x in _roi_samples(roi, pooled, scale, grid, end_mode):
-                out[r, :, p, q] += _bilinear_at(image, y, x) / grid ** 2
+            image = features[int(np.rint(roi[0]))].astype(F64)  # the nearest image
+            count, points = _roi_samples(roi, pooled, scale, grid, end_mode)
+            if not count:
+                out[r] = np.nan  # bins with no samples: MindSpore's 0 / 0
+            for p, q, y, x in points:
+                out[r, :, p, q] += _bilinear_at(image, y, x) / count
         return out.astype(features.dtype)
 
     return reference
 
 
 def _roi_inputs(rng: np.random.Generator, dt: type) -> tuple:
-    """Features (2, 1, 5, 4) and regions inside, across and outside the image, and one that
-    MindSpore skips (x1 = x2 = 0)."""
-    rois = np.array([[0, 0.5, 1.0, 2.5, 3.5], [1, 2.0, -1.5, 6.0, 7.0], [1, 1.2, 2.2, 1.4, 2.3],
+    """Features (2, 1, 5, 4) and regions inside, across and outside the image, one that
+    MindSpore skips (x1 = x2 = 0), and one whose batch index 0.6 rounds to image 1."""
+    rois = np.array([[0, 0.5, 1.0, 2.5, 3.5], [1, 2.0, -1.5, 6.0, 7.0], [0.6, 1.2, 2.2, 1.4, 2.3],
                      [0, 0.0, 1.0, 0.0, 3.0], [0, 5.0, 6.0, 8.0, 9.0]], dt)
     return sample(rng, dt, 2, 1, 5, 4), rois
 
@@ -219,6 +224,8 @@ _ROI_ALIGNS = [  # (id, pooled, scale, sample_num, roi_end_mode, check gradients
     ("2x2-scale1", (2, 2), 1.0, 2, 1, True),
     ("3x2-scale0.5-end0", (3, 2), 0.5, 1, 0, True),
     ("1x3-grid3", (1, 3), 1.0, 3, 1, False),
+    ("2x1-adaptive", (2, 1), 1.0, 0, 1, False),
+    ("1x2-adaptive-end0", (1, 2), 2.0, -1, 0, False),
 ]
 
 def _window(i: int, n_in: int, n_out: int) -> slice:

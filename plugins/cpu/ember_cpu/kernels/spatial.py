@@ -75,31 +75,52 @@ def _adaptive_avg_pool(prim):
     return kernel
 
 
-def _batch_index(rois, n):
-    batch = rois[:, 0].astype(np.int64)
+def _roi_regions(prim, rois, shape):
+    """(region, image, rows, columns, A_y, A_x) of each region that samples its image: the
+    window of rows and columns its samples touch, and its sampling matrices cut to it. Working
+    region by region in its window keeps memory at one image, whatever the number of regions."""
+    n, _, h, w = shape
+    rois = rois.astype(np.float64)
+    batch = prim.batch_indices(np, rois).astype(np.int64)
     if batch.size and (batch.min() < 0 or batch.max() >= n):
-        raise ValueError(f"the batch indices of rois must be in [0, {n}), but they range over "
-                         f"[{batch.min()}, {batch.max()}]")
-    return batch
+        raise ValueError(f"{prim.name}: the batch indices of rois must be in [0, {n}), but "
+                         f"they range over [{batch.min()}, {batch.max()}]")
+    ay, ax = prim.sampling_matrices(np, rois, h, w)
+    (y0, y1), (x0, x1) = _window(ay), _window(ax)
+    for r in np.flatnonzero((y1 > y0) & (x1 > x0)):
+        rows, cols = slice(y0[r], y1[r]), slice(x0[r], x1[r])
+        yield r, batch[r], rows, cols, ay[r, :, rows], ax[r, :, cols]
+
+
+def _window(matrices):
+    """[start, stop) of the nonzero columns of each (pooled, length) matrix; empty if none."""
+    used = matrices.any(axis=1)
+    start = used.argmax(axis=1)
+    stop = np.where(used.any(axis=1), used.shape[1] - used[:, ::-1].argmax(axis=1), start)
+    return start, stop
 
 
 def _roi_align(prim):
     def kernel(features, rois):
-        n, _, h, w = features.shape
-        ay, ax = prim.sampling_matrices(np, rois.astype(np.float64), h, w)
-        out = np.einsum("nph,nchw,nqw->ncpq", ay, features[_batch_index(rois, n)], ax)
-        return out.astype(features.dtype)
+        dt = _wide(features)
+        out = np.zeros((len(rois), features.shape[1], prim.pooled_height, prim.pooled_width),
+                       dt)
+        for r, b, rows, cols, ay, ax in _roi_regions(prim, rois, features.shape):
+            by_cols = np.tensordot(features[b][:, rows, cols], ax.astype(dt), (2, 1))
+            out[r] = np.tensordot(ay.astype(dt), by_cols, (1, 1)).transpose(1, 0, 2)
+        return out.astype(features.dtype, copy=False)
 
     return kernel
 
 
 def _roi_align_grad(prim):
     def kernel(ydiff, rois):
-        n, _, h, w = prim.xdiff_shape
-        ay, ax = prim.sampling_matrices(np, rois.astype(np.float64), h, w)
-        dx = np.zeros(prim.xdiff_shape)
-        np.add.at(dx, _batch_index(rois, n), np.einsum("nph,ncpq,nqw->nchw", ay, ydiff, ax))
-        return dx.astype(ydiff.dtype)
+        dt = _wide(ydiff)
+        dx = np.zeros(prim.xdiff_shape, dt)
+        for r, b, rows, cols, ay, ax in _roi_regions(prim, rois, prim.xdiff_shape):
+            by_cols = np.tensordot(ydiff[r], ax.astype(dt), (2, 0))
+            dx[b][:, rows, cols] += np.tensordot(ay.astype(dt), by_cols, (0, 1)).transpose(1, 0, 2)
+        return dx.astype(ydiff.dtype, copy=False)
 
     return kernel
 

@@ -73,27 +73,39 @@ def _adaptive_avg_pool(prim):
     return kernel
 
 
-def _roi_matrices(prim, rois, h, w):
-    return prim.sampling_matrices(tnp, tf.cast(rois, tf.float64), h, w)
+def _roi_samples(prim, rois, shape, dtype):
+    """(flat, row weights, column weights) of the regions' samples: ``flat`` (n, rows,
+    columns) indexes an (N*H*W, C) view of the images."""
+    _, _, h, w = shape
+    rois = tf.cast(rois, tf.float64)
+    rows, row_weights, cols, col_weights = prim.sample_points(tnp, rois, h, w)
+    batch = tf.cast(prim.batch_indices(tnp, rois), tf.int32)[:, None, None]
+    rows = tf.reshape(tf.cast(rows, tf.int32), [-1, rows.shape[1] * rows.shape[2], 1])
+    cols = tf.reshape(tf.cast(cols, tf.int32), [-1, 1, cols.shape[1] * cols.shape[2]])
+    return (batch * h + rows) * w + cols, tf.cast(row_weights, dtype), tf.cast(col_weights, dtype)
 
 
 def _roi_align(prim):
     def kernel(features, rois):
-        _, _, h, w = features.shape
-        ay, ax = _roi_matrices(prim, rois, h, w)
-        picked = tf.gather(tf.cast(features, tf.float64), tf.cast(rois[:, 0], tf.int32))
-        return tf.cast(tf.einsum("nph,nchw,nqw->ncpq", ay, picked, ax), features.dtype)
+        x = _wide(features)
+        n, c, h, w = features.shape
+        flat, wy, wx = _roi_samples(prim, rois, features.shape, x.dtype)
+        pixels = tf.reshape(tf.transpose(x, [0, 2, 3, 1]), [n * h * w, c])
+        picked = tf.reshape(tf.gather(pixels, flat), [-1, *wy.shape[1:], *wx.shape[1:], c])
+        return tf.cast(tf.einsum("rpk,rpkqlc,rql->rcpq", wy, picked, wx), features.dtype)
 
     return kernel
 
 
 def _roi_align_grad(prim):
     def kernel(ydiff, rois):
-        n, _, h, w = prim.xdiff_shape
-        ay, ax = _roi_matrices(prim, rois, h, w)
-        parts = tf.einsum("nph,ncpq,nqw->nchw", ay, tf.cast(ydiff, tf.float64), ax)
-        dx = tf.math.unsorted_segment_sum(parts, tf.cast(rois[:, 0], tf.int32), n)
-        return tf.cast(dx, ydiff.dtype)
+        dy = _wide(ydiff)
+        n, c, h, w = prim.xdiff_shape
+        flat, wy, wx = _roi_samples(prim, rois, prim.xdiff_shape, dy.dtype)
+        parts = tf.einsum("rpk,rcpq,rql->rpkqlc", wy, dy, wx)
+        dx = tf.math.unsorted_segment_sum(tf.reshape(parts, [-1, c]), tf.reshape(flat, [-1]),
+                                          n * h * w)
+        return tf.cast(tf.transpose(tf.reshape(dx, [n, h, w, c]), [0, 3, 1, 2]), ydiff.dtype)
 
     return kernel
 
