@@ -175,11 +175,11 @@ def test_lenet_parameter_names_and_shapes():
 def test_lenet_repr():
     assert repr(LeNet()).splitlines() == [
         "LeNet<",
-        "  (conv1): Conv2d<input_channels=1, output_channels=6, kernel_size=(5, 5),"
-        "stride=(1, 1),  pad_mode=valid, padding=0, dilation=(1, 1), group=1, has_bias=False, "
+        "  (conv1): Conv2d<input_channels=1, output_channels=6, kernel_size=(5, 5), "
+        "stride=(1, 1), pad_mode=valid, padding=0, dilation=(1, 1), group=1, has_bias=False, "
         "weight_init=normal, bias_init=zeros, format=NCHW>",
-        "  (conv2): Conv2d<input_channels=6, output_channels=16, kernel_size=(5, 5),"
-        "stride=(1, 1),  pad_mode=valid, padding=0, dilation=(1, 1), group=1, has_bias=False, "
+        "  (conv2): Conv2d<input_channels=6, output_channels=16, kernel_size=(5, 5), "
+        "stride=(1, 1), pad_mode=valid, padding=0, dilation=(1, 1), group=1, has_bias=False, "
         "weight_init=normal, bias_init=zeros, format=NCHW>",
         "  (fc1): Dense<input_channels=400, output_channels=120, has_bias=True>",
         "  (fc2): Dense<input_channels=120, output_channels=84, has_bias=True>",
@@ -292,7 +292,7 @@ def test_conv2d_parameters_and_repr():
     assert net.bias.shape == (6,) and net.bias.name == "bias"
     assert (net.weight.asnumpy() == 1).all()
     assert repr(net) == (
-        "Conv2d<input_channels=4, output_channels=6, kernel_size=(3, 2),stride=(2, 2),  "
+        "Conv2d<input_channels=4, output_channels=6, kernel_size=(3, 2), stride=(2, 2), "
         "pad_mode=pad, padding=1, dilation=(1, 1), group=2, has_bias=True, weight_init=ones, "
         "bias_init=zeros, format=NCHW>")
     assert nn.Conv2d(1, 2, 3).bias is None
@@ -620,8 +620,8 @@ def test_cell_list_semantics_and_names():
     assert cells[0] is conv and cells[-1] is relu and cells[1:][0] is bn
     assert repr(cells).splitlines() == [
         "CellList<",
-        "  (0): Conv2d<input_channels=100, output_channels=20, kernel_size=(3, 3),"
-        "stride=(1, 1),  pad_mode=same, padding=0, dilation=(1, 1), group=1, has_bias=False, "
+        "  (0): Conv2d<input_channels=100, output_channels=20, kernel_size=(3, 3), "
+        "stride=(1, 1), pad_mode=same, padding=0, dilation=(1, 1), group=1, has_bias=False, "
         "weight_init=normal, bias_init=zeros, format=NCHW>",
         "  (1): BatchNorm2d<num_features=20, eps=1e-05, momentum=0.09999999999999998, "
         "gamma=Parameter (name=1.gamma, shape=(20,), dtype=Float32, requires_grad=True), "

@@ -85,9 +85,8 @@ class Conv2d(Cell):
         return output
 
     def extend_repr(self) -> str:
-        # MindSpore 1.6's text, spacing included.
         return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
-                f"kernel_size={self.kernel_size},stride={self.stride},  "
+                f"kernel_size={self.kernel_size}, stride={self.stride}, "
                 f"pad_mode={self.pad_mode}, padding={self.padding}, dilation={self.dilation}, "
                 f"group={self.group}, has_bias={self.has_bias}, weight_init={self.weight_init}, "
                 f"bias_init={self.bias_init}, format={self.format}")
