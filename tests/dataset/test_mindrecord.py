@@ -66,6 +66,14 @@ def _same(got: dict, want: dict, columns=None) -> None:
             assert value == expected and type(value) is type(expected), name
 
 
+def test_status_prints_as_mindspore_does(tmp_path: Path) -> None:
+    writer = FileWriter(str(tmp_path / "s.mindrecord"))
+    writer.add_schema(SCHEMA, "rows")
+    writer.write_raw_data(_rows(1))
+    status = writer.commit()  # a notebook prints what the last line returns
+    assert repr(status) == str(status) == "MSRStatus.SUCCESS" and status == 0
+
+
 def test_file_reader_round_trips_every_column_type(tmp_path: Path) -> None:
     rows = _rows(25)
     _write(tmp_path / "all.mindrecord", rows, batches=3, index=["label", "name"])

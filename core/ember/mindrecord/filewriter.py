@@ -33,6 +33,11 @@ class MSRStatus(enum.IntEnum):
     SUCCESS = 0
     FAILED = 1
 
+    def __repr__(self) -> str:  # as MindSpore's (pybind11) enum prints
+        return f"MSRStatus.{self.name}"
+
+    __str__ = __repr__
+
 
 SUCCESS, FAILED = MSRStatus.SUCCESS, MSRStatus.FAILED
 
