@@ -316,3 +316,34 @@ def test_float_status_flags_infinities_and_nans(dtype, mode):
         assert out.asnumpy().tolist() == [flag]
     with pytest.raises(TypeError, match="FloatStatus: input 'x' must have dtype in"):
         status(Tensor(np.array([1, 2], np.int32)))
+
+
+class _ScaledStep(TrainOneStepCell):
+    """MindSpore 1.6's programming guide: a subclass that scales the loss by ``sens`` through
+    the inherited ``grad``, ``weights`` and ``grad_reducer``, and divides the gradients back."""
+
+    def __init__(self, network, optimizer, sens):
+        super().__init__(network, optimizer, sens)
+        self.reciprocal_sense = Tensor(1 / sens, mstype.float32)
+
+    def construct(self, *inputs):
+        loss = self.network(*inputs)
+        sens = F.fill(loss.dtype, loss.shape, self.sens)
+        grads = self.grad(self.network, self.weights)(*inputs, sens)
+        grads = tuple(g * F.cast(self.reciprocal_sense, F.dtype(g)) for g in grads)
+        grads = self.grad_reducer(grads)
+        return F.depend(loss, self.optimizer(grads))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_subclass_built_on_the_inherited_grad_trains_as_the_plain_step(mode):
+    context.set_context(mode=MODES[mode])
+    net = Linear()
+    opt = Adam(net.trainable_params(), [0.1, 0.05, 0.02, 0.01, 0.01, 0.01])
+    step = _ScaledStep(WithLossCell(net, MSELoss()), opt, 1024.0)
+    assert step.reducer_flag is False
+    got = [(float(step(Tensor(X), Tensor(Y)).asnumpy()), net.w.asnumpy().copy())
+           for _ in range(3)]
+    for (loss, weight), (want_loss, want_weight) in zip(got, plain_steps(mode, 3)):
+        assert loss == pytest.approx(want_loss, rel=1e-5)
+        np.testing.assert_allclose(weight, want_weight, rtol=1e-5, atol=1e-6)

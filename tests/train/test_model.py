@@ -114,6 +114,32 @@ def test_eval_reports_metrics_computed_over_the_whole_dataset():
     assert result["Loss"] == pytest.approx(np.mean(losses), rel=1e-5)
 
 
+class _TwoLabelEval(nn.Cell):
+    def __init__(self, net):
+        super().__init__(auto_prefix=False)
+        self.net = net
+
+    def construct(self, data, label1, label2):
+        return self.net(data), label1, label2
+
+
+def test_eval_network_outputs_all_reach_metrics_that_pick_by_set_indexes():
+    """MindSpore 1.6's programming guide: without eval_indexes every metric gets all the eval
+    network's outputs, and MAE.set_indexes picks the pair it compares."""
+    net = nn.Dense(2, 1)
+    mae1, mae2 = nn.MAE(), nn.MAE()
+    mae1.set_indexes([0, 1])
+    mae2.set_indexes([0, 2])
+    model = Model(net, eval_network=_TwoLabelEval(net), metrics={"mae1": mae1, "mae2": mae2})
+    x = np.arange(12, dtype=np.float32).reshape(6, 2)
+    y1, y2 = np.ones((6, 1), np.float32), np.full((6, 1), -2.0, np.float32)
+    result = model.eval(NumpySlicesDataset({"x": x, "y1": y1, "y2": y2}, shuffle=False).batch(3),
+                        dataset_sink_mode=False)
+    out = x @ net.weight.asnumpy().T + net.bias.asnumpy()
+    assert result["mae1"] == pytest.approx(np.abs(out - y1).mean(), rel=1e-5)
+    assert result["mae2"] == pytest.approx(np.abs(out - y2).mean(), rel=1e-5)
+
+
 def test_predict_runs_the_network_in_inference_mode():
     net, model = make()
     out = model.predict(Tensor(X))

@@ -277,15 +277,22 @@ class Model:
         return params.metrics
 
     def _update_metrics(self, outputs: Any) -> None:
+        """As MindSpore 1.6: with eval_indexes, Loss metrics get the output at the first and
+        the others (output, label) at the second and third; without, every metric gets all
+        of the eval network's outputs."""
         from ember.nn.metrics import Loss
 
-        outputs = outputs if isinstance(outputs, tuple | list) else (outputs,)
-        loss_at, output_at, label_at = self._eval_indexes or (None, 0, -1)
+        outputs = tuple(outputs) if isinstance(outputs, tuple | list) else (outputs,)
+        if self._eval_indexes is None:
+            for metric in self._metrics.values():
+                metric.update(*outputs)
+            return
+        if len(outputs) < 3:
+            raise ValueError(f"Model.eval: with eval_indexes the eval network must return at "
+                             f"least 3 outputs, but it returned {len(outputs)}")
+        loss_at, output_at, label_at = self._eval_indexes
         for metric in self._metrics.values():
             if isinstance(metric, Loss):
-                if loss_at is None:
-                    raise ValueError("Model.eval: the Loss metric needs eval_indexes naming "
-                                     "the loss among the eval network's outputs")
                 metric.update(outputs[loss_at])
             else:
                 metric.update(outputs[output_at], outputs[label_at])

@@ -76,8 +76,12 @@ class TrainOneStepCell(Cell):
         self.optimizer = optimizer
         self.weights = ParameterTuple(optimizer.parameters)
         self.sens = sens
-        self.grad_reducer = None
-        if _parallel.data_parallel():
+        # 1.6's attributes, which subclasses' construct use: grad, grad_reducer (identity
+        # unless gradients are all-reduced), reducer_flag
+        self.grad = GradOperation(get_by_list=True, sens_param=True)
+        self.reducer_flag = _parallel.data_parallel()
+        self.grad_reducer = F.identity
+        if self.reducer_flag:
             from ember import context
             from ember.nn.wrap.grad_reducer import DistributedGradReducer
 
@@ -89,7 +93,7 @@ class TrainOneStepCell(Cell):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not self._started:
             _parallel.check_supported(type(self).__name__)
-            if self.grad_reducer is not None:
+            if self.reducer_flag:
                 _parallel.broadcast_parameters(self)
             self._started = True
         return super().__call__(*args, **kwargs)
@@ -97,7 +101,7 @@ class TrainOneStepCell(Cell):
     def construct(self, *inputs: Any) -> Tensor:
         loss, _, grads = value_and_grad(self.network, inputs, self.weights, sens=self.sens,
                                         wrt_inputs=False)
-        if self.grad_reducer is not None:
+        if self.reducer_flag:
             grads = self.grad_reducer(grads)
         self.optimizer(grads)
         return loss

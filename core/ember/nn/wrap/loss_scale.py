@@ -166,7 +166,7 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         _, _, grads = value_and_grad(scaled_loss, inputs, self.weights, wrt_inputs=False)
         inverse = F.reciprocal(F.cast(scale, mstype.float32))
         grads = tuple(F.mul(g, F.cast(inverse, g.dtype)) for g in grads)
-        if self.grad_reducer is not None:  # the same gradients, overflow included, everywhere
+        if self.reducer_flag:  # the same gradients, overflow included, everywhere
             grads = self.grad_reducer(grads)
         status, grads = self.start_overflow_check(losses[0], grads)
         cond = self.get_overflow_status(status, grads)
