@@ -127,3 +127,33 @@ def test_a_dtype_is_an_input_of_a_compiled_network():
     assert net(f32([1.5]), ember.int32).dtype is ember.int32
     half = net(f32([1.5]), ember.float16)  # another dtype, another graph
     assert half.dtype is ember.float16 and half.asnumpy().tolist() == [1.5]
+
+
+class Guarded(nn.Cell):
+    def __init__(self, limit):
+        super().__init__()
+        self.limit = limit
+
+    def construct(self, x):
+        if self.limit < 0:  # a Python value: raises while compiling, as Python would
+            raise ValueError("limit must be >= 0")
+        if x.sum() > self.limit:  # a Tensor's value: known only when the graph runs
+            raise ValueError("too large")
+        return x * 2
+
+
+def test_a_raise_in_a_branch_on_a_tensor_is_an_unsupported_statement():
+    with pytest.raises(RuntimeError, match="Unsupported statement 'Raise'.*too large"):
+        Guarded(10)(f32([1.0, 2.0]))
+
+
+def test_a_raise_under_a_python_condition_raises_the_users_error():
+    with pytest.raises(ValueError, match="limit must be >= 0"):
+        Guarded(-1)(f32([1.0]))
+
+
+def test_a_raise_in_a_branch_on_a_tensor_runs_in_pynative_mode():
+    context.set_context(mode=context.PYNATIVE_MODE)
+    np.testing.assert_array_equal(Guarded(10)(f32([1.0, 2.0])).asnumpy(), [2.0, 4.0])
+    with pytest.raises(ValueError, match="too large"):
+        Guarded(1)(f32([1.0, 2.0]))

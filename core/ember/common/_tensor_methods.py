@@ -118,7 +118,7 @@ def install() -> None:
         "__eq__": _equality(F.equal, False), "__ne__": _equality(F.not_equal, True),
         "__lt__": _binary(F.less), "__le__": _binary(F.less_equal),
         "__gt__": _binary(F.greater), "__ge__": _binary(F.greater_equal),
-        "__neg__": _unary(F.neg), "__abs__": _unary(F.abs),
+        "__neg__": _unary(F.neg), "__pos__": lambda self: self, "__abs__": _unary(F.abs),
         "__invert__": _unary(F.logical_not),
         "__getitem__": getitem, "__setitem__": setitem,
         "abs": _unary(F.abs), "astype": astype, "reshape": reshape, "view": view,

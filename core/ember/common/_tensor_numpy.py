@@ -177,6 +177,26 @@ def cumsum(self: Tensor, axis: int | None = None, dtype: Any = None) -> Tensor:
     return P.CumSum()(source, 0 if axis is None else axis)
 
 
+def item(self: Tensor, index: Any = None) -> Tensor:
+    """One element as a 0-d Tensor, as MindSpore 1.6: the only one when ``index`` is None, the
+    one at a flat position (an int) or at one int per dimension (a tuple)."""
+    if index is None:
+        if self.size != 1:
+            raise ValueError(f"Tensor.item: can only convert an array of size 1 to a Python "
+                             f"scalar, but the tensor has shape {list(self.shape)}")
+        return F.reshape(self, ())
+    indices = index if isinstance(index, tuple) else (index,)
+    if {type(i) for i in indices} - {int}:
+        raise TypeError(f"Tensor.item: the index object cannot be interpreted as an integer, "
+                        f"but got {index!r}")
+    if len(indices) == 1 and self.ndim != 1:
+        return F.reshape(self, (-1,))[indices[0]]
+    if len(indices) != self.ndim:
+        raise ValueError(f"Tensor.item: incorrect number of indices for array: the tensor has "
+                         f"{self.ndim} dimensions, but the index {index!r} has {len(indices)}")
+    return self[indices]
+
+
 def itemset(self: Tensor, *args: Any) -> Tensor:
     """A copy with one element set, as MindSpore 1.6: ``itemset(value)`` for a one-element
     tensor, ``itemset(flat_index, value)`` or ``itemset((i, j, ...), value)``."""
@@ -210,7 +230,7 @@ TABLE = {
     "all": all, "any": any, "argmin": argmin, "clip": clip, "ptp": ptp, "var": var, "std": std,
     "swapaxes": swapaxes, "expand_as": expand_as, "fill": fill, "diagonal": diagonal,
     "trace": trace, "repeat": repeat, "resize": resize, "take": take, "choose": choose,
-    "searchsorted": searchsorted, "itemset": itemset, "cumsum": cumsum,
+    "searchsorted": searchsorted, "item": item, "itemset": itemset, "cumsum": cumsum,
     "from_numpy": staticmethod(from_numpy),
     "strides": property(_strides), "has_init": property(lambda self: False),
 }

@@ -136,10 +136,11 @@ class Tensor:
 
         return np.array(_executor.to_host(self), copy=True)
 
-    def item(self) -> bool | int | float:
+    def _scalar(self) -> bool | int | float:
+        """The only element as a Python number (``int()``, ``float()``, ``bool()``)."""
         if self.size != 1:
-            raise ValueError(f"Tensor.item() needs a tensor of one element, but its shape is "
-                             f"{list(self._shape)}")
+            raise ValueError(f"only a tensor of one element converts to a Python scalar, but "
+                             f"its shape is {list(self._shape)}")
         return self.asnumpy().item()
 
     def init_data(self) -> Tensor:
@@ -155,18 +156,19 @@ class Tensor:
         if self.size != 1:
             raise ValueError(f"The truth value of a Tensor with shape {list(self._shape)} is "
                              "ambiguous: use .any() or .all()")
-        return bool(self.item())
+        return bool(self._scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar())
 
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._scalar())
 
     def __index__(self) -> int:
-        if self._dtype not in (*mstype.int_type, *mstype.uint_type):
-            raise TypeError(f"only integer tensors can be used as an index, not {self._dtype}")
-        return int(self.item())
+        if self._dtype not in (*mstype.int_type, *mstype.uint_type, mstype.bool_):
+            raise TypeError(f"only integer or bool tensors can be used as an index, not "
+                            f"{self._dtype}")
+        return int(self._scalar())
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         array = self.asnumpy()

@@ -39,8 +39,10 @@ import types
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ember._executor import state
 from ember.graph.control_flow import Undefined, switch, switch_layer, traced, truth, while_loop
-from ember.graph.tracer import UNCONVERTED
+from ember.graph.tracer import UNCONVERTED, GraphCompileError
+from ember.ops.primitive import user_frame
 
 _EMBER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -50,7 +52,7 @@ _PREFIX = "__ember_"
 _HELPERS = f"{_PREFIX}cf__"
 #: Variables the rewriting adds that flow like the user's (the others name its functions).
 _CARRIED = tuple(f"{_PREFIX}{kind}_" for kind in ("ret", "break", "continue"))
-_CONTROL = (ast.If, ast.While, ast.For, ast.IfExp, ast.BoolOp)
+_CONTROL = (ast.If, ast.While, ast.For, ast.IfExp, ast.BoolOp, ast.Raise)
 #: code object -> the factory of the converted function, or None
 _CACHE: dict[types.CodeType, Callable[..., Any] | None] = {}
 
@@ -209,6 +211,20 @@ class Super:
             return getattr(self._proxy.__self__, name)
 
 
+def raising(exc: Any) -> Any:
+    """What a ``raise`` statement raises: ``exc``, except in a branch or loop on a Tensor's
+    value, which is traced for every value (so the ``raise`` cannot wait for the condition):
+    there MindSpore 1.6's "Unsupported statement 'Raise'", as a GraphCompileError."""
+    tracer = state.tracer
+    if tracer is not None and tracer.nesting:
+        raise GraphCompileError(
+            f"Unsupported statement 'Raise'. At {user_frame()} it is in a branch or loop on a "
+            f"Tensor's value, which the graph decides only when it runs ({exc!r:.80}). Check "
+            "the condition on Python values (shapes, dtypes, constants), or run in "
+            "PYNATIVE_MODE")
+    return exc
+
+
 def call(fn: Any) -> Any:
     """A function the converted code calls, converted in turn when it is the user's (Cells
     convert their own ``construct``)."""
@@ -218,6 +234,7 @@ def call(fn: Any) -> Any:
 #: Builtins the converted code calls as they are (``super`` becomes :class:`Super`).
 _BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_")) - {"super"}
 _NAMESPACE = types.SimpleNamespace(call=call, getitem=getitem, ld=ld, super_=Super,
+                                   raising=raising,
                                    if_stmt=if_stmt, if_exp=if_exp, while_stmt=while_stmt,
                                    for_stmt=for_stmt, range_=range_, and_=and_, or_=or_,
                                    not_=not_, in_=in_)
@@ -464,6 +481,9 @@ class _Converter:
         return out
 
     def stmt(self, s: ast.stmt) -> list[ast.stmt]:
+        if isinstance(s, ast.Raise) and s.exc is not None:
+            s.exc = ast.copy_location(_helper("raising", s.exc), s.exc)
+            return [s]
         if isinstance(s, ast.If) and not _contains(
                 [s], (ast.Return, ast.Break, ast.Continue), loops=False):
             return self.if_stmt(s)

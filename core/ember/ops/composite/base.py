@@ -92,7 +92,8 @@ class HyperMap:
         if not sequences:
             return fn(*args)
         first = sequences[0]
-        if any(type(s) is not type(first) or len(s) != len(first) for s in sequences):
+        if any(isinstance(s, list) is not isinstance(first, list) or len(s) != len(first)
+               for s in sequences):  # a ParameterTuple is a tuple
             raise ValueError(f"HyperMap: the sequences must have the same type and length, but "
                              f"got {[(type(s).__name__, len(s)) for s in sequences]}")
         order = range(len(first) - 1, -1, -1) if self.reverse else range(len(first))

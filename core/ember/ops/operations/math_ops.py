@@ -46,6 +46,7 @@ __getattr__ = forwarding(__name__, """
 _ALL = frozenset(mstype.all_types)
 _NUMBER = frozenset(mstype.number_type)
 _FLOAT = frozenset(mstype.float_type)
+_INTEGER = frozenset((*mstype.int_type, *mstype.uint_type))
 _BOOL = frozenset((mstype.bool_,))
 
 
@@ -305,6 +306,21 @@ class _FloatUnary(_Unary):
     accepts = _FLOAT
 
 
+class _PromotingUnary(_Unary):
+    """A float function that takes integer tensors as MindSpore 1.6 does in PyNative mode (where
+    it computes them with NumPy): cast first to NumPy's float for them (Float16 for 8-bit,
+    Float32 for 16-bit, Float64 for wider integers)."""
+
+    accepts = _NUMBER  # as named in errors; integers are cast before ``infer``
+
+    def prepare(self, args: tuple) -> tuple:
+        x = args[0] if len(args) == 1 else None
+        if isinstance(x, Tensor) and x._dtype in _INTEGER:
+            float_type = mstype.from_numpy(np.result_type(x._dtype.np_dtype, np.float16))
+            return (cast(x, float_type),)
+        return args
+
+
 class Neg(_NumberUnary):
     """``-x``: ``Neg()(x)``."""
 
@@ -333,7 +349,7 @@ class Sign(_NumberUnary):
         return (zeros_like(x),)
 
 
-class Exp(_FloatUnary):
+class Exp(_PromotingUnary):
     """``e ** x``: ``Exp()(x)``."""
 
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
@@ -347,7 +363,7 @@ class Log(_FloatUnary):
         return (div(dout, x),)
 
 
-class Sqrt(_FloatUnary):
+class Sqrt(_PromotingUnary):
     """Square root: ``Sqrt()(x)``; NaN below 0."""
 
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
