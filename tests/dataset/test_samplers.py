@@ -120,7 +120,7 @@ def test_dataset_arguments_choose_the_sampler_as_mindspore():
     assert _values(_slices(shuffle=False, num_shards=4, shard_id=3)) == [103, 107, 101]
     assert _values(_slices(sampler=np.array([3, 2]))) == [103, 102]
     assert _values(_slices(sampler=range(7, 10), num_samples=2)) == [107, 108]
-    with pytest.raises(ValueError, match=r"do not also give \['num_samples'\]"):
+    with pytest.raises(RuntimeError, match=r"sampler and num_samples cannot be specified"):
         _slices(sampler=ds.SequentialSampler(), num_samples=2)
 
 

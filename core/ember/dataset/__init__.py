@@ -28,7 +28,14 @@ from ember.dataset.engine import (
 )
 from ember.dataset.engine import zip_datasets as zip  # noqa: A004 (MindSpore's name)
 from ember.dataset.folder import ImageFolderDataset
+from ember.dataset.image_sets import CelebADataset, CocoDataset, ManifestDataset, VOCDataset
 from ember.dataset.mindrecord import MindDataset
+from ember.dataset.mnist_variants import (
+    EMnistDataset,
+    FashionMnistDataset,
+    KMnistDataset,
+    QMnistDataset,
+)
 from ember.dataset.readers import (
     Cifar10Dataset,
     Cifar100Dataset,
@@ -60,4 +67,7 @@ __all__ = [
     "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler",
     "BucketBatchByLengthDataset", "ConcatDataset", "FilterDataset", "ZipDataset", "zip",
     "Schema", "TFRecordDataset",
+    # ms-dimgsrc
+    "CelebADataset", "CocoDataset", "EMnistDataset", "FashionMnistDataset", "KMnistDataset",
+    "ManifestDataset", "QMnistDataset", "VOCDataset",
 ]

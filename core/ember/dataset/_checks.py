@@ -74,9 +74,12 @@ def check_shards(num_shards: Any, shard_id: Any, where: str) -> tuple[int, int] 
     neither is given."""
     if num_shards is None and shard_id is None:
         return None
-    if num_shards is None or shard_id is None:
-        raise ValueError(f"{where}: num_shards and shard_id go together, but got "
-                         f"num_shards={num_shards!r}, shard_id={shard_id!r}")
+    if shard_id is None:  # RuntimeErrors, as MindSpore's
+        raise RuntimeError(f"{where}: num_shards is specified and currently requires shard_id "
+                           f"as well (num_shards and shard_id go together).")
+    if num_shards is None:
+        raise RuntimeError(f"{where}: shard_id is specified but num_shards is not (num_shards "
+                           "and shard_id go together).")
     check_int(num_shards, where, "num_shards", minimum=1)
     check_int(shard_id, where, "shard_id", minimum=0)
     if num_shards > _INT32_MAX:

@@ -28,6 +28,7 @@ from ember.dataset._checks import (
     check_shards,
     check_workers,
     find_files,
+    type_check,
 )
 from ember.dataset.engine import Dataset, Row, _Run
 from ember.dataset.sources import MappableDataset
@@ -70,9 +71,10 @@ def _directory(dataset_dir: Any, where: str) -> Path:
 def _usage(usage: Any, where: str) -> str:
     if usage is None:
         return "all"
+    type_check(usage, (str,), "usage", where)
     if usage not in ("train", "test", "all"):
-        raise ValueError(f"{where}: usage must be 'train', 'test', 'all' or None, but got "
-                         f"{usage!r}")
+        raise ValueError(f"{where}: Input usage is not within the valid set of ['train', "
+                         f"'test', 'all'], but got {usage!r}")
     return usage
 
 
@@ -104,27 +106,36 @@ class _InMemory(MappableDataset):
 
 class MnistDataset(_InMemory):
     """MNIST, as ``mindspore.dataset.MnistDataset``: columns ``image`` (uint8, HWC
-    ``[28, 28, 1]``) and ``label`` (uint32 scalar), from ``dataset_dir``'s IDX files under
-    MNIST's names (``train-images-idx3-ubyte``, ``train-labels-idx1-ubyte``, ``t10k-...``, each
-    gzip-compressed with ``.gz`` or not). ``usage``: 'train', 'test' or 'all' (default: the
-    files of both that are present, test rows then train rows, as MindSpore's sorted names).
+    ``[28, 28, 1]``, binarised to 0 and 255 as MindSpore's reader does) and ``label`` (uint32
+    scalar), from ``dataset_dir``'s IDX files under MNIST's names (``train-images-idx3-ubyte``,
+    ``train-labels-idx1-ubyte``, ``t10k-...``, each gzip-compressed with ``.gz`` or not).
+    ``usage``: 'train', 'test' or 'all' (default: the files of both that are present, test rows
+    then train rows, as MindSpore's sorted names).
     """
+
+    _labels_kind, _label_ndim = "labels-idx1-ubyte", 1
+
+    def _prefixes(self, directory: Path, usage: str) -> list[str]:
+        """The file-name prefixes of ``usage``, in the order their rows are read."""
+        return {"train": ["train"], "test": ["t10k"]}.get(usage) or [
+            prefix for prefix in ("t10k", "train")
+            if any(directory.glob(f"{prefix}-images-idx3-ubyte*"))] or ["train"]
+
+    def _label(self, label: np.ndarray) -> np.ndarray:
+        return label.astype(np.uint32)
 
     def _load(self, directory: Path, usage: str) -> tuple[list[str], list[np.ndarray]]:
         where = type(self).__name__
-        prefixes = {"train": ["train"], "test": ["t10k"]}.get(usage) or [
-            prefix for prefix in ("t10k", "train")
-            if any(directory.glob(f"{prefix}-images-idx3-ubyte*"))] or ["train"]
         images, labels = [], []
-        for prefix in prefixes:
+        for prefix in self._prefixes(directory, usage):
             image = read_idx(_idx_file(directory, f"{prefix}-images-idx3-ubyte", where))
-            label = read_idx(_idx_file(directory, f"{prefix}-labels-idx1-ubyte", where))
-            if image.ndim != 3 or label.ndim != 1 or len(image) != len(label):
+            label = read_idx(_idx_file(directory, f"{prefix}-{self._labels_kind}", where))
+            if image.ndim != 3 or label.ndim != self._label_ndim or len(image) != len(label):
                 raise RuntimeError(f"{where}: {prefix} images {list(image.shape)} and labels "
                                    f"{list(label.shape)} in {directory} do not match: expected "
                                    "N images of H x W and N labels")
-            images.append(image.astype(np.uint8)[..., None])
-            labels.append(label.astype(np.uint32))
+            images.append(np.where(image > 0, 255, 0).astype(np.uint8)[..., None])
+            labels.append(self._label(label))
         return ["image", "label"], [np.concatenate(images), np.concatenate(labels)]
 
 

@@ -278,21 +278,21 @@ def select_sampler(where: str, num_samples: int | None, sampler: Any, shuffle: b
         check_bool(shuffle, where, "shuffle")
     shards = check_shards(num_shards, shard_id, where)
     if sampler is not None:
-        given = {"shuffle": shuffle, "num_shards": num_shards}
+        given = {"shuffle": shuffle, "sharding": num_shards}
         if isinstance(sampler, BuiltinSampler):
             given["num_samples"] = num_samples
         conflicts = [name for name, value in given.items() if value is not None]
-        if conflicts:
-            raise ValueError(f"{where}: sampler decides the rows alone; do not also give "
-                             f"{conflicts}")
+        if conflicts:  # a RuntimeError, as MindSpore's
+            raise RuntimeError(f"{where}: sampler and {conflicts[0]} cannot be specified at the "
+                               f"same time (the sampler decides the rows alone)")
         if isinstance(sampler, BuiltinSampler):
             return sampler
         if isinstance(sampler, list | np.ndarray):
             return SubsetSampler(sampler, num_samples)
         if isinstance(sampler, Iterable) and not isinstance(sampler, str | bytes):
             return _IterSampler(sampler, num_samples)
-        raise TypeError(f"{where}: sampler must be an iterable of row indices or a sampler, "
-                        f"but got {type(sampler).__name__}")
+        raise TypeError(f"{where}: Unsupported sampler object of type ({type(sampler)}): "
+                        "sampler must be an iterable of row indices or a sampler")
     if shards is not None:
         return DistributedSampler(*shards, shuffle is not False, num_samples)
     if shuffle is False:

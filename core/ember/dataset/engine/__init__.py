@@ -169,6 +169,18 @@ class Dataset(ABC):
             self._first = row
         return self._first
 
+    def get_class_indexing(self) -> dict:
+        """The class index of the source under this dataset (its first one), as MindSpore's:
+        ``{}`` for a source without classes."""
+        children = self._children()
+        return children[0].get_class_indexing() if children else {}
+
+    def num_classes(self) -> int | None:
+        """The number of classes of the source under this dataset (its first one); None when
+        it does not know."""
+        children = self._children()
+        return children[0].num_classes() if children else None
+
     def use_sampler(self, new_sampler: BuiltinSampler) -> None:
         """Read every source under this dataset with ``new_sampler``, as MindSpore's
         ``use_sampler`` (each source must be read by index; a concat is refused: MindSpore

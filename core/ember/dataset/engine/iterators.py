@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from ember.dataset.engine import Dataset, Row
 
 _END = object()
+#: Columns named with this prefix (a reader's ``extra_metadata``) are left out of the rows an
+#: iterator gives until ``rename`` names them otherwise, as in MindSpore.
+META_PREFIX = "_meta-"
 #: Weak references to the live iterators (a stopped or collected one leaves the list).
 ITERATORS_LIST: list[weakref.ref] = []
 
@@ -86,7 +89,8 @@ class _Iterator:
         self._output_numpy = check_bool(output_numpy, where, "output_numpy")
         self._do_copy = check_bool(do_copy, where, "do_copy")
         names = dataset.get_col_names()
-        self._names = names if columns is None else check_names(columns, where, "columns")
+        self._names = ([n for n in names if not n.startswith(META_PREFIX)] if columns is None
+                       else check_names(columns, where, "columns"))
         self._pick = check_present(self._names, names, where, "columns")
         self._dataset = dataset
         self._num_epochs = num_epochs
