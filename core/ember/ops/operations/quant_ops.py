@@ -5,7 +5,7 @@ it quantizes with. (The batch-norm folding primitives live in ``fold_ops``.)
 The formulas are those of 1.6's GPU kernels: the range [min, max] is nudged so that 0 is
 exactly representable, values are clipped to the nudged range and rounded to one of
 ``2 ** num_bits`` levels (from 1 with ``narrow_range``); ``symmetric`` first widens the range
-to [-m, m]. Each primitive writes its formula once with an array namespace ``xp`` (NumPy or
+to [-m, m], m = max(|min|, max). Each primitive writes its formula once with an array namespace ``xp`` (NumPy or
 TensorFlow's), which the backends' kernels call.
 """
 
@@ -149,20 +149,23 @@ class _FakeQuant(Primitive):
     def nudge(self, xp: Any, ndim: int, minimum: Any, maximum: Any) -> tuple:
         """(nudged min, nudged max, scale), shaped to broadcast against x of rank ``ndim``:
         ``scale = (max - min) / (quant_max - quant_min)`` (0 for an empty range), the zero
-        point ``quant_min - min / scale`` rounded into [quant_min, quant_max]."""
+        point ``quant_min - min / scale`` rounded into [quant_min, quant_max] (of a symmetric
+        range, the middle level rounded up)."""
         if self.per_channel:
             axis = 0 if ndim == 1 else self.channel_axis
             minimum, maximum = along(xp, minimum, axis, ndim), along(xp, maximum, axis, ndim)
-        if self.symmetric:
-            maximum = xp.where(xp.abs(minimum) < maximum, maximum, -minimum)
-            minimum = xp.where(xp.abs(minimum) < maximum, -maximum, minimum)
         q_min, q_max = float(self.narrow_range), float(2 ** self.num_bits - 1)
+        if self.symmetric:  # the middle level, exactly (in floats, a tie rounded either way)
+            maximum = xp.maximum(xp.abs(minimum), maximum)
+            minimum = -maximum
+            zero_point = (q_min + q_max + 1) // 2 + 0 * maximum
         span = maximum - minimum
         empty = span == 0
         scale = span / (q_max - q_min)
-        zero_point = q_min - minimum / xp.where(empty, 1 + 0 * span, scale)
+        if not self.symmetric:
+            zero_point = q_min - minimum / xp.where(empty, 1 + 0 * span, scale)
+            zero_point = xp.clip(xp.floor(zero_point + 0.5), q_min, q_max)
         zero_point = xp.where(empty, 0 * span, zero_point)
-        zero_point = xp.clip(xp.floor(zero_point + 0.5), q_min, q_max)
         return (q_min - zero_point) * scale, (q_max - zero_point) * scale, scale
 
     def quantize(self, xp: Any, x: Any, minimum: Any, maximum: Any) -> Any:
