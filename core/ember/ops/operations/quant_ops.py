@@ -5,8 +5,8 @@ it quantizes with. (The batch-norm folding primitives live in ``fold_ops``.)
 The formulas are those of 1.6's GPU kernels: the range [min, max] is nudged so that 0 is
 exactly representable, values are clipped to the nudged range and rounded to one of
 ``2 ** num_bits`` levels (from 1 with ``narrow_range``); ``symmetric`` first widens the range
-to [-m, m], m = max(|min|, max). Each primitive writes its formula once with an array namespace ``xp`` (NumPy or
-TensorFlow's), which the backends' kernels call.
+to [-m, m], m = max(|min|, max). Each primitive writes its formula once with an array
+namespace ``xp`` (NumPy or TensorFlow's), which the backends' kernels call.
 """
 
 from __future__ import annotations
