@@ -12,6 +12,7 @@ from ember.ops.operations.debug_ops import (  # noqa: F401
 from ember.ops.operations.dropout_ops import *  # noqa: F403
 from ember.ops.operations.dynamic_ops import *  # noqa: F403
 from ember.ops.operations.elementwise_ops import *  # noqa: F403
+from ember.ops.operations.fold_ops import *  # noqa: F403
 from ember.ops.operations.fused_optim_ops import *  # noqa: F403
 from ember.ops.operations.image_ops import *  # noqa: F403
 from ember.ops.operations.index_add_ops import *  # noqa: F403
@@ -25,6 +26,7 @@ from ember.ops.operations.nn_ops import *  # noqa: F403
 from ember.ops.operations.norm_ops import *  # noqa: F403
 from ember.ops.operations.optim_ops import *  # noqa: F403
 from ember.ops.operations.pnorm_ops import *  # noqa: F403
+from ember.ops.operations.quant_ops import *  # noqa: F403
 from ember.ops.operations.random_ops import *  # noqa: F403
 from ember.ops.operations.reduce_ops import *  # noqa: F403
 from ember.ops.operations.rnn_ops import *  # noqa: F403
@@ -45,4 +47,4 @@ Gelu = GeLU  # noqa: F405
 FastGelu = FastGeLU  # noqa: F405
 GatherV2 = Gather  # noqa: F405
 
-from ember.ops.operations import _inner_ops  # noqa: E402, F401  (defines the inner primitives)
+from ember.ops.operations import _inner_ops, _quant_ops  # noqa: E402, F401  (1.6's modules)

@@ -19,7 +19,7 @@ from ember.testing.cases import OpCase
 FAMILIES = ("math", "elementwise", "reduce", "array", "nn", "activation", "norm", "spatial",
             "scatter", "index", "dynamic", "layout", "image", "random", "sparse", "loss", "optim",
             "topk", "conv3d", "rnn", "cache", "dropout", "special",
-            "pnorm", "search", "fused_optim", "sequence", "inner")
+            "pnorm", "search", "fused_optim", "sequence", "inner", "quant")
 
 
 class CaseTableError(ValueError):
