@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ember import Tensor, context, nn, ops
+from ember import Parameter, Tensor, context, nn, ops
 from ember.common import dtype as mstype
 from ember.common.api import _cell_graph_executor
 from ember.communication import _comm_helper, management
@@ -150,3 +150,25 @@ def test_a_user_primitive_differentiates_with_its_get_bprop():
     assert dx.shape == (2, 3)
     names = [node.prim.name for node in graph.nodes]
     assert "ExpandDims" in names and "BroadcastTo" in names  # the ops of its get_bprop
+
+
+class _AssignNet(nn.Cell):
+    def __init__(self, op):
+        super().__init__()
+        self.op = op
+        self.p = Parameter(Tensor(np.ones((2, 2), np.float32)), name="p")
+
+    def construct(self, x):
+        return self.op(self.p, x) * 3
+
+
+@pytest.mark.parametrize("op, dp", [(ops.Assign(), 3.0), (ops.AssignAdd(), 0.0),
+                                    (ops.AssignSub(), 0.0)])
+def test_assignments_differentiate_as_mindspore_16(op, dp):
+    # MindSpore 1.6: Assign passes dout to the variable; AssignAdd/AssignSub give no
+    # gradient; the assigned value gets none.
+    net = _AssignNet(op)
+    grad = ops.GradOperation(get_all=True, get_by_list=True)(net, net.trainable_params())
+    (dx,), (dparam,) = grad(Tensor(np.full((2, 2), 5.0, np.float32)))
+    np.testing.assert_array_equal(dx.asnumpy(), np.zeros((2, 2)))
+    np.testing.assert_array_equal(dparam.asnumpy(), np.full((2, 2), dp))
