@@ -116,6 +116,15 @@ AUTO_PARALLEL_DEFAULTS: dict[str, Any] = {
     "comm_fusion": {"allreduce": {"mode": "auto", "config": None}},
     "mirror_mean": False,
     "cast_before_mirror": True,
+    # keys 1.6 accepts without documenting them
+    "loss_repeated_mean": True,
+    "group_ckpt_save_file": "",
+    "communi_parallel_mode": "all_group_parallel",
+    "optimizer_weight_shard_size": -1,
+    "optimizer_weight_shard_aggregated_save": False,
+    "sharding_propagation": False,
+    "enable_alltoall": False,
+    "enable_all_reduce_fusion": True,
 }
 PS_DEFAULTS: dict[str, Any] = {
     "enable_ps": False,
@@ -190,6 +199,14 @@ AUTO_PARALLEL_VALUES: dict[str, Any] = {
     "comm_fusion": {"allreduce": {"mode": "size", "config": 32}},
     "mirror_mean": True,
     "cast_before_mirror": False,
+    "loss_repeated_mean": False,
+    "group_ckpt_save_file": "./groups.ckpt",
+    "communi_parallel_mode": "no_group_parallel",
+    "optimizer_weight_shard_size": 2,
+    "optimizer_weight_shard_aggregated_save": True,
+    "sharding_propagation": True,
+    "enable_alltoall": True,
+    "enable_all_reduce_fusion": False,
 }
 PS_VALUES: dict[str, Any] = {
     "enable_ps": False,

@@ -597,6 +597,26 @@ AUTO_PARALLEL = _table(
     Option("comm_fusion", dict, defaults(*_FUSION_FIELDS),
            "Fusion of communication operators; a call updates the operators it gives.",
            fields(*_FUSION_FIELDS)),
+    # Keys 1.6's set_auto_parallel_context accepts without documenting them.
+    Option("loss_repeated_mean", bool, True,
+           "Divide the gradient of a repeatedly computed loss by the repetition."),
+    Option("group_ckpt_save_file", str, "", "File to save the communication groups to."),
+    Option("communi_parallel_mode", str, "all_group_parallel",
+           "Which communication groups run in parallel.",
+           one_of("all_group_parallel", "same_server_group_parallel", "no_group_parallel")),
+    Option("optimizer_weight_shard_size", int, -1,
+           "Size of the groups the parallel optimizer shards weights over; -1: the whole "
+           "data-parallel dimension.", lambda label, value: value if value == -1 else
+           in_range(2)(label, value)),
+    Option("optimizer_weight_shard_aggregated_save", bool, False,
+           "Save the parallel optimizer's weight shards aggregated."),
+    Option("sharding_propagation", bool, False,
+           "auto_parallel propagates the configured strategies instead of searching."),
+    Option("enable_alltoall", bool, False,
+           "Redistribute with AllToAll instead of AllGather and Split."),
+    Option("enable_all_reduce_fusion", bool, True,
+           "Fuse the gradients' AllReduce operators (1.6 sets it through "
+           "auto_parallel_context().set_enable_all_reduce_fusion only)."),
     Alias("mirror_mean", "gradients_mean", "the MindSpore 0.x name of gradients_mean"),
     Alias("cast_before_mirror", "gradient_fp32_sync",
           "the MindSpore 0.x name of gradient_fp32_sync"),
@@ -622,6 +642,65 @@ ALGO = _table(
            "Approximate the search by dropping candidate strategies."),
     Option("algo_approxi_epsilon", float, 0.1,
            "Extent of the approximation: min(S, 1/epsilon) of S candidates remain.", _open_unit),
+)
+
+
+def _positive(label: str, value: float) -> float:
+    if value <= 0:
+        raise ValueError(f"{label} must be positive, but got {value!r}")
+    return value
+
+
+def _non_negative(label: str, value: float) -> float:
+    if value < 0:
+        raise ValueError(f"{label} must be non-negative, but got {value!r}")
+    return value
+
+
+def _unit_interval(label: str, value: float) -> float:
+    if not 0 <= value <= 1:
+        raise ValueError(f"{label} must be in [0, 1], but got {value!r}")
+    return value
+
+
+def _costmodel_beta() -> float:
+    from ember import context
+
+    return 50.0 if context.get_context("device_target") == "GPU" else 400.0
+
+
+#: set_cost_model_context: the cost model of auto_parallel's strategy search and of AllReduce
+#: fusion, which ember does not run.
+COST_MODEL = _table(
+    Option("device_memory_capacity", float, 16.0 * 1024**3, "Memory of each device in bytes.",
+           _positive),
+    Option("costmodel_alpha", float, 1.0, "Weight of computation in an operator's cost.",
+           _positive),
+    Option("costmodel_beta", float, None,
+           "Weight of communication in an operator's cost (default 400.0; 50.0 on GPU).",
+           _positive, default_factory=_costmodel_beta),
+    Option("costmodel_gamma", float, 0.001, "Weight of the memory cost.", _unit_interval),
+    Option("costmodel_communi_threshold", float, 2048.0,
+           "Communication volume below which communication costs the constant.", _non_negative),
+    Option("costmodel_communi_const", float, 3072.0, "Cost of a small communication.",
+           _non_negative),
+    Option("costmodel_communi_bias", float, 1024.0, "Bias of the communication cost.",
+           _non_negative),
+    Option("run_phase", int, 0, "0: training, 1: inference.", one_of(0, 1)),
+    Option("costmodel_allreduce_fusion_algorithm", int, 0,
+           "0: no AllReduce fusion; 1: grouped by backward time; 2: by backward and "
+           "AllReduce time."),
+    Option("costmodel_allreduce_fusion_times", int, 0, "Number of fused AllReduce groups."),
+    Option("costmodel_allreduce_fusion_tail_percent", float, 0.1,
+           "Share of the backward time taken by the last gradients' AllReduce."),
+    Option("costmodel_allreduce_fusion_tail_time", float, 0.1,
+           "Time of the last AllReduce after the backward pass ends."),
+    Option("costmodel_allreduce_fusion_allreduce_inherent_time", float, 0.1,
+           "Fixed cost of one AllReduce."),
+    Option("costmodel_allreduce_fusion_allreduce_bandwidth", float, 0.1,
+           "Bandwidth of AllReduce."),
+    Option("costmodel_allreduce_fusion_computation_time_parameter", float, 0.1,
+           "Factor that gives the backward computation time."),
 )
 
 PS = _table(

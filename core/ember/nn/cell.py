@@ -193,6 +193,12 @@ class Cell:
         compiler.new_phase()
         return self
 
+    def set_auto_parallel(self) -> None:
+        """Mark the cell for semi_auto_parallel/auto_parallel compilation (the flag
+        ``auto_parallel``): ``_cell_graph_executor.compile`` then checks the shard strategies
+        of its primitives against their inputs and device_num. Ember partitions nothing."""
+        self.add_flags(auto_parallel=True)
+
     def set_grad(self, requires_grad: bool = True) -> Cell:
         self.requires_grad = requires_grad
         return self

@@ -58,8 +58,12 @@ class Primitive:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.name = cls.__name__
-        if "cache_infer" not in cls.__dict__ and not cls.__module__.startswith("ember."):
+        if cls.__module__.startswith("ember."):
+            return
+        if "cache_infer" not in cls.__dict__:
             cls.cache_infer = False
+        if "__call__" in cls.__dict__:
+            cls.__call__ = _graph_node_when_traced(cls.__dict__["__call__"])
 
     def __init__(self, name: str | None = None) -> None:
         self._kernel: Any = None
@@ -79,6 +83,9 @@ class Primitive:
         raise TypeError(f"primitive {self.name} defines no shape/dtype rule (infer)")
 
     def bprop(self, *args: Any) -> tuple:
+        get_bprop = getattr(self, "get_bprop", None)
+        if get_bprop is not None:  # MindSpore's way for a user primitive to give its rule
+            return tuple(get_bprop()(*args))
         raise RuntimeError(f"primitive {self.name} has no backward rule: it is not "
                            "differentiable in ember")
 
@@ -173,6 +180,20 @@ class Primitive:
     def __repr__(self) -> str:
         attrs = ", ".join(f"{k}={v!r}" for k, v in self.attrs.items())
         return f"Prim[{self.name}]" + (f"<{attrs}>" if attrs else "")
+
+
+def _graph_node_when_traced(call: Callable[..., Any]) -> Callable[..., Any]:
+    """A user primitive's own ``__call__``, except while a graph is traced: there, as in
+    MindSpore's GRAPH_MODE, the primitive becomes a node whose output its infer rule gives,
+    and its Python ``__call__`` does not run."""
+
+    @functools.wraps(call)
+    def __call__(self: Primitive, *args: Any, **kwargs: Any) -> Any:
+        if state.tracer is not None and not kwargs:
+            return Primitive.__call__(self, *args)
+        return call(self, *args, **kwargs)
+
+    return __call__
 
 
 class PrimitiveWithInfer(Primitive):

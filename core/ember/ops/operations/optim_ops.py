@@ -103,6 +103,9 @@ class Assign(_Update):
         _check_like(self.name, "value", value, _check_variable(self.name, variable))
         return variable.shape, variable.dtype
 
+    def bprop(self, variable: Any, value: Any, out: Any, dout: Any) -> tuple:
+        return dout, F.zeros_like(value)  # as MindSpore 1.6: the value gets no gradient
+
 
 class AssignAdd(_Update):
     """Add ``value`` to the Parameter ``variable`` in place: ``AssignAdd()(variable, value)``;
@@ -122,6 +125,9 @@ class AssignAdd(_Update):
             raise ValueError(f"{self.name}: value of shape {list(value.shape)} would change "
                              f"the shape {list(variable.shape)} of variable {variable.name}")
         return variable.shape, variable.dtype
+
+    def bprop(self, variable: Any, value: Any, out: Any, dout: Any) -> tuple:
+        return F.zeros_like(variable), F.zeros_like(value)  # as MindSpore 1.6: none
 
 
 class AssignSub(AssignAdd):
