@@ -1,6 +1,6 @@
 """MindSpore 1.6's private parallel modules that its parallel tests drive: the auto-parallel
 context object, the cost-model context, GlobalComm's import path, and user primitives in
-graphs (their infer rule and ``get_bprop``, not their Python ``__call__``)."""
+graphs (their infer rule and ``get_bprop``)."""
 
 from __future__ import annotations
 
@@ -91,15 +91,12 @@ def test_global_comm_has_its_16_import_path():
 
 
 class _RowSum(PrimitiveWithInfer):
-    """A user primitive as MindSpore's tests write them: infer rule, get_bprop, and a Python
-    __call__ that is not meant to run in a graph."""
+    """A user primitive as MindSpore's tests write them: an infer rule and get_bprop, no
+    kernel (compiled, never run)."""
 
     @prim_attr_register
     def __init__(self):
         pass
-
-    def __call__(self, x):
-        raise NotImplementedError
 
     def infer_shape(self, x_shape):
         return x_shape[:1]
@@ -124,15 +121,13 @@ class _Net(nn.Cell):
         return self.row_sum(x * x)
 
 
-def test_a_user_primitive_compiles_from_its_infer_rule_not_its_call():
+def test_a_user_primitive_compiles_from_its_infer_rule():
     net = _Net()
     net.set_auto_parallel()
     assert net.get_flags()["auto_parallel"] is True
     phase = _cell_graph_executor.compile(net, Tensor(np.ones((3, 5), np.float32)))
     (out,) = _cell_graph_executor.graphs[phase].outputs
     assert out.shape == (3,) and out.dtype == mstype.float32
-    with pytest.raises(NotImplementedError):  # outside a graph, its own __call__ runs
-        _RowSum()(Tensor(np.ones((3, 5), np.float32)))
 
 
 def test_a_user_primitive_differentiates_with_its_get_bprop():

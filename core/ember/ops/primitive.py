@@ -58,12 +58,8 @@ class Primitive:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.name = cls.__name__
-        if cls.__module__.startswith("ember."):
-            return
-        if "cache_infer" not in cls.__dict__:
+        if "cache_infer" not in cls.__dict__ and not cls.__module__.startswith("ember."):
             cls.cache_infer = False
-        if "__call__" in cls.__dict__:
-            cls.__call__ = _graph_node_when_traced(cls.__dict__["__call__"])
 
     def __init__(self, name: str | None = None) -> None:
         self._kernel: Any = None
@@ -180,20 +176,6 @@ class Primitive:
     def __repr__(self) -> str:
         attrs = ", ".join(f"{k}={v!r}" for k, v in self.attrs.items())
         return f"Prim[{self.name}]" + (f"<{attrs}>" if attrs else "")
-
-
-def _graph_node_when_traced(call: Callable[..., Any]) -> Callable[..., Any]:
-    """A user primitive's own ``__call__``, except while a graph is traced: there, as in
-    MindSpore's GRAPH_MODE, the primitive becomes a node whose output its infer rule gives,
-    and its Python ``__call__`` does not run."""
-
-    @functools.wraps(call)
-    def __call__(self: Primitive, *args: Any, **kwargs: Any) -> Any:
-        if state.tracer is not None and not kwargs:
-            return Primitive.__call__(self, *args)
-        return call(self, *args, **kwargs)
-
-    return __call__
 
 
 class PrimitiveWithInfer(Primitive):
