@@ -27,15 +27,10 @@ from ember.dataset.engine import (
     ZipDataset,
 )
 from ember.dataset.engine import zip_datasets as zip  # noqa: A004 (MindSpore's name)
+from ember.dataset.filerows import Shuffle
 from ember.dataset.folder import ImageFolderDataset
 from ember.dataset.mindrecord import MindDataset
-from ember.dataset.readers import (
-    Cifar10Dataset,
-    Cifar100Dataset,
-    CSVDataset,
-    MnistDataset,
-    Shuffle,
-)
+from ember.dataset.readers import Cifar10Dataset, Cifar100Dataset, CSVDataset, MnistDataset
 from ember.dataset.samplers import (
     DistributedSampler,
     PKSampler,
@@ -48,6 +43,7 @@ from ember.dataset.samplers import (
 )
 from ember.dataset.schema import Schema
 from ember.dataset.sources import GeneratorDataset, MappableDataset, NumpySlicesDataset
+from ember.dataset.textfiles import CLUEDataset, TextFileDataset
 from ember.dataset.tfrecord import TFRecordDataset
 
 __all__ = [
@@ -60,4 +56,6 @@ __all__ = [
     "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler",
     "BucketBatchByLengthDataset", "ConcatDataset", "FilterDataset", "ZipDataset", "zip",
     "Schema", "TFRecordDataset",
+    # text readers
+    "CLUEDataset", "TextFileDataset",
 ]
