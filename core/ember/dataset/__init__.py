@@ -43,6 +43,19 @@ from ember.dataset.samplers import (
 )
 from ember.dataset.schema import Schema
 from ember.dataset.sources import GeneratorDataset, MappableDataset, NumpySlicesDataset
+from ember.dataset.textcorpora import (
+    AGNewsDataset,
+    AmazonReviewDataset,
+    CoNLL2000Dataset,
+    DBpediaDataset,
+    EnWik9Dataset,
+    PennTreebankDataset,
+    SogouNewsDataset,
+    UDPOSDataset,
+    WikiTextDataset,
+    YahooAnswersDataset,
+    YelpReviewDataset,
+)
 from ember.dataset.textfiles import CLUEDataset, TextFileDataset
 from ember.dataset.tfrecord import TFRecordDataset
 
@@ -57,5 +70,7 @@ __all__ = [
     "BucketBatchByLengthDataset", "ConcatDataset", "FilterDataset", "ZipDataset", "zip",
     "Schema", "TFRecordDataset",
     # text readers
-    "CLUEDataset", "TextFileDataset",
+    "CLUEDataset", "TextFileDataset", "AGNewsDataset", "AmazonReviewDataset", "CoNLL2000Dataset",
+    "DBpediaDataset", "EnWik9Dataset", "PennTreebankDataset", "SogouNewsDataset", "UDPOSDataset",
+    "WikiTextDataset", "YahooAnswersDataset", "YelpReviewDataset",
 ]

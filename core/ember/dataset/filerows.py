@@ -16,10 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from ember.dataset import _checks
 from ember.dataset._checks import check_shards, check_workers
 from ember.dataset.engine import _END, Dataset, Row, _Run
 
 _INT64_MAX = 2**63 - 1
+MINDSPORE_WORKERS = 8  # MindSpore's default num_parallel_workers, which orders the rows
 
 
 class Shuffle(str, enum.Enum):
@@ -52,7 +54,9 @@ class FileRowsDataset(Dataset):
     ``shard_id``: shard ``k`` reads rows ``k * m ...`` of ``m = ceil(rows / num_shards)``
     consecutive rows of the files in their (possibly shuffled) order, wrapping around.
     ``num_parallel_workers`` > 1 reads files side by side, as MindSpore's workers: file ``j``
-    goes to worker ``j % workers`` and the rows come one from each busy worker in turn.
+    goes to worker ``j % workers`` and the rows come one from each busy worker in turn (None:
+    ``ds.config.get_num_parallel_workers()`` once set, else MindSpore's default of 8, so that
+    the rows of several files come in MindSpore's order).
     ``num_samples`` caps the rows of an epoch (of a shard).
     """
 
@@ -72,6 +76,8 @@ class FileRowsDataset(Dataset):
         self._shuffle = shuffle
         self._num_samples = check_num_samples(num_samples, where)
         self._workers = check_workers(num_parallel_workers, where)
+        if num_parallel_workers is None and not _checks._workers_set:
+            self._workers = MINDSPORE_WORKERS
         self._shard = check_shards(num_shards, shard_id, where)
 
     def is_shuffled(self) -> bool:
