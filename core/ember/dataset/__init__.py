@@ -49,6 +49,7 @@ from ember.dataset.textcorpora import (
     CoNLL2000Dataset,
     DBpediaDataset,
     EnWik9Dataset,
+    IMDBDataset,
     PennTreebankDataset,
     SogouNewsDataset,
     UDPOSDataset,
@@ -71,6 +72,6 @@ __all__ = [
     "Schema", "TFRecordDataset",
     # text readers
     "CLUEDataset", "TextFileDataset", "AGNewsDataset", "AmazonReviewDataset", "CoNLL2000Dataset",
-    "DBpediaDataset", "EnWik9Dataset", "PennTreebankDataset", "SogouNewsDataset", "UDPOSDataset",
-    "WikiTextDataset", "YahooAnswersDataset", "YelpReviewDataset",
+    "DBpediaDataset", "EnWik9Dataset", "IMDBDataset", "PennTreebankDataset", "SogouNewsDataset",
+    "UDPOSDataset", "WikiTextDataset", "YahooAnswersDataset", "YelpReviewDataset",
 ]

@@ -1,6 +1,7 @@
 """Readers of text corpora in their distributed layouts, as ``mindspore.dataset``: the CSV
 corpora (AG News, Amazon Review, DBpedia, Sogou News, Yahoo Answers, Yelp Review), the
-line corpora (Penn Treebank, WikiText, EnWik9) and the tagged corpora (CoNLL-2000, UDPOS).
+line corpora (Penn Treebank, WikiText, EnWik9), the tagged corpora (CoNLL-2000, UDPOS) and
+IMDb's reviews (a source read by index).
 
 Each reads the files of ``dataset_dir`` that ``usage`` names (the usage's file, or all of them
 for 'all' or None, in sorted order) when made. ``num_samples``, ``shuffle``,
@@ -19,6 +20,7 @@ import numpy as np
 
 from ember.dataset.engine import Row
 from ember.dataset.filerows import FileRowsDataset, Shuffle
+from ember.dataset.sources import MappableDataset
 from ember.dataset.textfiles import read_lines
 
 
@@ -212,3 +214,49 @@ class UDPOSDataset(_TaggedCorpus):
         "valid": "en-ud-tag.v2.dev.txt"}
     _columns_of: ClassVar[list[str]] = ["word", "universal", "stanford"]
     _delimiter: ClassVar[bytes | None] = b"\t"
+
+
+class IMDBDataset(MappableDataset):
+    """IMDb movie reviews, as ``mindspore.dataset.IMDBDataset``: columns ``text`` (a review,
+    the last non-empty line of its file) and ``label`` (int32: 1 for ``pos``, 0 for ``neg``),
+    from ``{usage}/pos/*`` then ``{usage}/neg/*`` of ``dataset_dir`` (usage 'train', 'test', or
+    'all'/None: train then test), each folder's files in sorted order. A source read by index,
+    with ``MappableDataset``'s sampling arguments.
+    """
+
+    def __init__(self, dataset_dir: str, usage: str | None = None,
+                 num_samples: int | None = None, num_parallel_workers: int | None = None,
+                 shuffle: bool | None = None, sampler: Any = None, num_shards: int | None = None,
+                 shard_id: int | None = None) -> None:
+        where = type(self).__name__
+        check_dir(dataset_dir, where)
+        if usage is not None and usage not in ("train", "test", "all"):
+            raise ValueError("Input usage is not within the valid set of ['train', 'test', "
+                             "'all'].")
+        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards,
+                         shard_id)
+        usages = ["train", "test"] if usage in (None, "all") else [usage]
+        self._pairs: list[tuple[str, int]] = []
+        for part in usages:
+            for label, value in (("pos", 1), ("neg", 0)):
+                folder = os.path.join(dataset_dir, part, label)
+                if not os.path.isdir(folder):
+                    raise RuntimeError(f"Invalid parameter, dataset dir may not exist or is not "
+                                       f"a directory: {folder}")
+                self._pairs += [(os.path.join(folder, name), value)
+                                for name in sorted(os.listdir(folder))]
+        if not self._pairs:
+            raise RuntimeError(f"Invalid data, IMDBDataset API can't read the data file "
+                               f"(interface mismatch or no data found). Check IMDB file path: "
+                               f"{dataset_dir}")
+
+    def _columns(self) -> list[str]:
+        return ["text", "label"]
+
+    def _length(self) -> int:
+        return len(self._pairs)
+
+    def _read(self, index: int) -> Row:
+        path, label = self._pairs[index]
+        lines = read_lines(path)
+        return np.array(lines[-1] if lines else b""), np.array(label, np.int32)
