@@ -189,13 +189,17 @@ def test_cifar_files_are_checked(tmp_path):
 def test_csv_header_defaults_types_and_files(tmp_path):
     (tmp_path / "a.csv").write_text("name,count,score\nx,1,0.5\n\"y,z\",,2.5\n")
     (tmp_path / "b.csv").write_text("name,count,score\nw,7,\n")
-    data = ds.CSVDataset(str(tmp_path / "*.csv"), column_defaults=["", 0, -1.0], shuffle=False)
+    data = ds.CSVDataset(str(tmp_path / "*.csv"), column_defaults=["", 0, -1.0], shuffle=False,
+                         num_parallel_workers=1)
     assert data.get_col_names() == ["name", "count", "score"]
     assert data.get_dataset_size() == 3
     rows = _rows(data)
     assert [[r[0].item(), r[1].item(), r[2].item()] for r in rows] == [
         [b"x", 1, 0.5], [b"y,z", 0, 2.5], [b"w", 7, -1.0]]  # strings are bytes, as in 1.6
     assert [r[1].dtype for r in rows] == [np.int32] * 3 and rows[0][2].dtype == np.float32
+    # two workers read the two files side by side and take turns, as MindSpore's
+    both = ds.CSVDataset(str(tmp_path / "*.csv"), shuffle=False, num_parallel_workers=2)
+    assert [r[0].item() for r in _rows(both)] == [b"x", b"w", b"y,z"]
     strings = ds.CSVDataset([str(tmp_path / "b.csv")], shuffle=False)
     assert [r[1].item() for r in _rows(strings)] == [b"7"]
     named = ds.CSVDataset(str(tmp_path / "a.csv"), column_names=["a", "b", "c"], shuffle=False)
@@ -238,7 +242,7 @@ def test_csv_shuffle_files_keeps_the_rows_of_each_file_together(tmp_path):
         orders = set()
         for _ in range(6):
             data = ds.CSVDataset(str(tmp_path / "*.csv"), column_defaults=[0],
-                                 shuffle=ds.Shuffle.FILES)
+                                 shuffle=ds.Shuffle.FILES, num_parallel_workers=1)
             values = [r[0].item() for r in _rows(data)]
             blocks = [values[k:k + 3] for k in (0, 3, 6)]
             assert all(b == list(range(b[0], b[0] + 3)) for b in blocks)

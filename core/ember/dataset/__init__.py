@@ -27,6 +27,7 @@ from ember.dataset.engine import (
     ZipDataset,
 )
 from ember.dataset.engine import zip_datasets as zip  # noqa: A004 (MindSpore's name)
+from ember.dataset.filerows import Shuffle
 from ember.dataset.folder import ImageFolderDataset
 from ember.dataset.image_sets import CelebADataset, CocoDataset, ManifestDataset, VOCDataset
 from ember.dataset.mindrecord import MindDataset
@@ -36,13 +37,7 @@ from ember.dataset.mnist_variants import (
     KMnistDataset,
     QMnistDataset,
 )
-from ember.dataset.readers import (
-    Cifar10Dataset,
-    Cifar100Dataset,
-    CSVDataset,
-    MnistDataset,
-    Shuffle,
-)
+from ember.dataset.readers import Cifar10Dataset, Cifar100Dataset, CSVDataset, MnistDataset
 from ember.dataset.samplers import (
     DistributedSampler,
     PKSampler,
@@ -55,6 +50,21 @@ from ember.dataset.samplers import (
 )
 from ember.dataset.schema import Schema
 from ember.dataset.sources import GeneratorDataset, MappableDataset, NumpySlicesDataset
+from ember.dataset.textcorpora import (
+    AGNewsDataset,
+    AmazonReviewDataset,
+    CoNLL2000Dataset,
+    DBpediaDataset,
+    EnWik9Dataset,
+    IMDBDataset,
+    PennTreebankDataset,
+    SogouNewsDataset,
+    UDPOSDataset,
+    WikiTextDataset,
+    YahooAnswersDataset,
+    YelpReviewDataset,
+)
+from ember.dataset.textfiles import CLUEDataset, TextFileDataset
 from ember.dataset.tfrecord import TFRecordDataset
 
 __all__ = [
@@ -70,4 +80,8 @@ __all__ = [
     # ms-dimgsrc
     "CelebADataset", "CocoDataset", "EMnistDataset", "FashionMnistDataset", "KMnistDataset",
     "ManifestDataset", "QMnistDataset", "VOCDataset",
+    # text readers
+    "CLUEDataset", "TextFileDataset", "AGNewsDataset", "AmazonReviewDataset", "CoNLL2000Dataset",
+    "DBpediaDataset", "EnWik9Dataset", "IMDBDataset", "PennTreebankDataset", "SogouNewsDataset",
+    "UDPOSDataset", "WikiTextDataset", "YahooAnswersDataset", "YelpReviewDataset",
 ]

@@ -36,6 +36,7 @@ def check_bool(value: Any, where: str, name: str) -> bool:
 
 _INT32_MAX = 2**31 - 1
 _default_workers = 1  # ds.config.set_num_parallel_workers changes it
+_workers_set = False  # whether it did
 
 
 def check_workers(value: Any, where: str) -> int:

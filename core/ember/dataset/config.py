@@ -66,6 +66,7 @@ def set_num_parallel_workers(num: int) -> None:
     """
     _checks._default_workers = check_int(num, "dataset.config.set_num_parallel_workers", "num",
                                          minimum=1)
+    _checks._workers_set = True
 
 
 def get_num_parallel_workers() -> int:

@@ -11,7 +11,7 @@ import numpy as np
 from ember.dataset import config
 from ember.dataset._checks import check_int, check_shards
 from ember.dataset.engine import Row
-from ember.dataset.readers import Shuffle
+from ember.dataset.filerows import Shuffle
 from ember.dataset.samplers import BuiltinSampler, DistributedSampler
 from ember.dataset.sources import MappableDataset
 from ember.mindrecord.filereader import Shards

@@ -12,25 +12,21 @@ MindSpore's, so its transforms apply unchanged.
 from __future__ import annotations
 
 import csv
-import enum
 import gzip
 import math
 from abc import abstractmethod
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ember.dataset._checks import (
-    check_int,
     check_names,
-    check_shards,
-    check_workers,
     find_files,
     type_check,
 )
-from ember.dataset.engine import Dataset, Row, _Run
+from ember.dataset.engine import Row
+from ember.dataset.filerows import FileRowsDataset, Shuffle
 from ember.dataset.sources import MappableDataset
 
 _IDX_DTYPES = {0x08: np.dtype("u1"), 0x09: np.dtype("i1"), 0x0B: np.dtype(">i2"),
@@ -192,28 +188,15 @@ class Cifar100Dataset(Cifar10Dataset):
     _patterns = {"train": ("train",), "test": ("test",), "all": ("train", "test")}
 
 
-class Shuffle(str, enum.Enum):
-    """How a file reader shuffles: ``GLOBAL`` the files and the rows, ``FILES`` only the order of
-    the files, ``INFILE`` only the rows within each file (MindDataset)."""
-
-    GLOBAL = "global"
-    FILES = "file"
-    INFILE = "infile"
-
-
-class CSVDataset(Dataset):
+class CSVDataset(FileRowsDataset):
     """Rows of CSV files, as ``mindspore.dataset.CSVDataset``.
 
     ``dataset_files`` is a path, a glob pattern or a list of them, read in sorted order.
     Without ``column_names`` the first line of each file is its header (files must agree). A
     column is a string column (UTF-8 bytes, as MindSpore 1.6 gives them), unless
     ``column_defaults`` gives it an int (int32) or float (float32) default, which also fills its
-    empty fields; each value is a scalar array. ``shuffle``: ``Shuffle.GLOBAL`` (default, or
-    True) shuffles the files and the rows each epoch, ``Shuffle.FILES`` the files only, False
-    neither. ``num_shards``/``shard_id``: shard ``k`` reads rows ``k * m ...`` of ``m =
-    ceil(rows / num_shards)`` consecutive rows of the files in their (possibly shuffled) order,
-    wrapping around, as MindSpore's file readers.
-    ``num_samples`` caps the rows of an epoch.
+    empty fields; each value is a scalar array. ``num_samples``, ``shuffle``, ``num_shards``/
+    ``shard_id`` and ``num_parallel_workers`` are as ``FileRowsDataset``'s.
     """
 
     def __init__(self, dataset_files: str | list[str], field_delim: str = ",",
@@ -221,22 +204,12 @@ class CSVDataset(Dataset):
                  num_samples: int | None = None, num_parallel_workers: int | None = None,
                  shuffle: bool | Shuffle = Shuffle.GLOBAL, num_shards: int | None = None,
                  shard_id: int | None = None) -> None:
-        super().__init__()
-        where = self._where = type(self).__name__
+        super().__init__(num_samples, num_parallel_workers, shuffle, num_shards, shard_id)
+        where = self._where
         files = sorted(find_files(dataset_files, where))
         if not isinstance(field_delim, str) or len(field_delim) != 1 or field_delim in "\r\n\"":
             raise ValueError(f"{where}: field_delim must be one character other than a quote "
                              f"or a line break, but got {field_delim!r}")
-        if shuffle is True:
-            shuffle = Shuffle.GLOBAL
-        if shuffle is not False and shuffle not in (Shuffle.GLOBAL, Shuffle.FILES):
-            raise ValueError(f"{where}: shuffle must be a bool, Shuffle.GLOBAL or Shuffle.FILES, "
-                             f"but got {shuffle!r}")
-        self._shuffle = shuffle
-        self._num_samples = (None if num_samples is None
-                             else check_int(num_samples, where, "num_samples", minimum=0) or None)
-        check_workers(num_parallel_workers, where)
-        self._shard = check_shards(num_shards, shard_id, where)
         names = None if column_names is None else check_names(column_names, where,
                                                                "column_names")
         self._files: list[list[Row]] = []
@@ -282,27 +255,3 @@ class CSVDataset(Dataset):
             value = value.encode("utf-8") if kind is str else value
             row.append(np.array(value, dtype=dtype))
         return tuple(row)
-
-    def _columns(self) -> list[str]:
-        return list(self._names)
-
-    def _known_size(self) -> int:
-        total = sum(len(rows) for rows in self._files)
-        size = total if self._shard is None else math.ceil(total / self._shard[0])
-        return size if self._num_samples is None else min(size, self._num_samples)
-
-    def _rows(self, run: _Run) -> Iterator[Row]:
-        rng = run.spawn()
-        files = self._files
-        if self._shuffle is not False:
-            files = [files[i] for i in rng.permutation(len(files))]
-        rows = [row for file_rows in files for row in file_rows]
-        picks = np.arange(len(rows))
-        if self._shard is not None and rows:
-            num_shards, shard_id = self._shard
-            size = math.ceil(len(rows) / num_shards)
-            picks = (np.arange(size) + shard_id * size) % len(rows)
-        if self._shuffle is Shuffle.GLOBAL:
-            picks = rng.permutation(picks)
-        for i in picks[:self._known_size()]:
-            yield rows[i]

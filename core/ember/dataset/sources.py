@@ -20,7 +20,12 @@ from ember.dataset._checks import (
     check_workers,
 )
 from ember.dataset.engine import Dataset, Row, _ordered_map, _Run, to_array
-from ember.dataset.samplers import select_sampler
+from ember.dataset.samplers import (
+    DistributedSampler,
+    RandomSampler,
+    SubsetRandomSampler,
+    select_sampler,
+)
 from ember.dataset.schema import DE_TYPES, Schema
 
 
@@ -71,6 +76,18 @@ class MappableDataset(Dataset):
                              f"row, but rows have shapes {sorted(shapes)}")
         values = np.array([cell.item() for cell in cells])
         return {label.item(): np.flatnonzero(values == label) for label in np.unique(values)}
+
+    def is_shuffled(self) -> bool:
+        return isinstance(self._sampler, RandomSampler | SubsetRandomSampler) or (
+            isinstance(self._sampler, DistributedSampler) and self._sampler.shuffle)
+
+    def is_sharded(self) -> bool:
+        return isinstance(self._sampler, DistributedSampler) and self._sampler.num_shards > 1
+
+    def split(self, sizes: list[int] | list[float], randomize: bool = True) -> tuple[Any, ...]:
+        from ember.dataset.splitting import split_source
+
+        return split_source(self, sizes, randomize)
 
     def _rows(self, run: _Run) -> Iterator[Row]:
         indices = self._sampler._indices_for(self, run.spawn())

@@ -334,6 +334,35 @@ class Dataset(ABC):
                             f"{type(dataset).__name__}")
         return dataset
 
+    def flat_map(self, func: Callable[[list[np.ndarray]], Dataset]) -> Dataset:
+        """The datasets ``func`` returns for each row (a list of NumPy arrays), one after the
+        other; as MindSpore's, the rows are read now, once."""
+        if not callable(func):
+            raise TypeError("func must be a function.")
+        datasets = [func(row) for row in self.create_tuple_iterator(num_epochs=1,
+                                                                    output_numpy=True)]
+        if not datasets or not all(isinstance(d, Dataset) for d in datasets):
+            raise TypeError("flat_map must return a Dataset object.")
+        return datasets[0] if len(datasets) == 1 else ConcatDataset(datasets)
+
+    def split(self, sizes: list[int] | list[float], randomize: bool = True
+              ) -> tuple[Dataset, ...]:
+        """Non-overlapping datasets of ``sizes`` rows (ints summing to the dataset size, or
+        fractions summing to 1, rounded as MindSpore rounds them), consecutive rows of one order:
+        with ``randomize`` a random order drawn once, the same every epoch. A source read by index
+        splits into sources of its own, which ``use_sampler`` can shard."""
+        from ember.dataset.splitting import split_pipeline
+
+        return split_pipeline(self, sizes, randomize)
+
+    def is_shuffled(self) -> bool:
+        """Whether a source under this dataset shuffles its rows."""
+        return any(child.is_shuffled() for child in self._children())
+
+    def is_sharded(self) -> bool:
+        """Whether a source under this dataset reads one shard of several."""
+        return any(child.is_sharded() for child in self._children())
+
     def project(self, columns: str | list[str]) -> ProjectDataset:
         """Only ``columns``, in that order."""
         return ProjectDataset(self, columns)
@@ -383,14 +412,16 @@ class _Unary(Dataset):
 
 
 class ShuffleDataset(_Unary):
-    """``Dataset.shuffle``: MindSpore's buffer shuffle."""
+    """``Dataset.shuffle``: MindSpore's buffer shuffle; with a ``seed`` the same order each
+    epoch (``split``'s)."""
 
-    def __init__(self, child: Dataset, buffer_size: int) -> None:
+    def __init__(self, child: Dataset, buffer_size: int, seed: int | None = None) -> None:
         super().__init__(child)
         self.buffer_size = check_int(buffer_size, "Dataset.shuffle", "buffer_size", minimum=2)
+        self.seed = seed
 
     def _rows(self, run: _Run) -> Iterator[Row]:
-        rng = run.spawn()
+        rng = run.spawn() if self.seed is None else np.random.default_rng(self.seed)
         return buffer_shuffle(self.child._rows(run), self.buffer_size, rng)
 
 

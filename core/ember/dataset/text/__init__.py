@@ -1,7 +1,8 @@
 """Text transforms, as ``mindspore.dataset.text``: ``Vocab`` and ``Lookup``, tokenizers
 (whitespace, Unicode characters, regular expressions, BERT's basic and WordPiece, a Python
-function), string normalization, n-grams, ``SlidingWindow``, ``TruncateSequencePair`` and
-``ToNumber``."""
+function), string normalization, n-grams, ``SlidingWindow``, ``TruncateSequencePair``,
+``ToNumber``, and pre-trained vectors (``Vectors``, ``FastText``, ``GloVe``, ``CharNGram``)
+with ``ToVectors``."""
 
 from ember.dataset.text import transforms, utils
 from ember.dataset.text.transforms import (
@@ -16,14 +17,17 @@ from ember.dataset.text.transforms import (
     RegexTokenizer,
     SlidingWindow,
     ToNumber,
+    ToVectors,
     TruncateSequencePair,
     UnicodeCharTokenizer,
     WhitespaceTokenizer,
     WordpieceTokenizer,
 )
 from ember.dataset.text.utils import NormalizeForm, Vocab, to_bytes, to_str
+from ember.dataset.text.vectors import CharNGram, FastText, GloVe, Vectors
 
 __all__ = ["BasicTokenizer", "BertTokenizer", "CaseFold", "Lookup", "Ngram", "NormalizeForm",
            "NormalizeUTF8", "PythonTokenizer", "RegexReplace", "RegexTokenizer", "SlidingWindow",
            "ToNumber", "TruncateSequencePair", "UnicodeCharTokenizer", "Vocab",
-           "WhitespaceTokenizer", "WordpieceTokenizer", "to_bytes", "to_str", "transforms", "utils"]
+           "WhitespaceTokenizer", "WordpieceTokenizer", "to_bytes", "to_str", "transforms", "utils",
+           "CharNGram", "FastText", "GloVe", "ToVectors", "Vectors"]

@@ -21,6 +21,7 @@ from ember.dataset.text.tokenizers import (
     strings,
 )
 from ember.dataset.text.utils import NormalizeForm, Vocab
+from ember.dataset.text.vectors import ToVectors  # noqa: F401 (1.6's path)
 from ember.dataset.transforms._base import TensorOperation, check_number
 
 
