@@ -114,3 +114,33 @@ def test_in_both_modes(mode):
     context.set_context(mode=mode)
     out = _Net()(Tensor(np.array([0.5, 1.0, 1.5], np.float32)))
     np.testing.assert_allclose(out.asnumpy(), [3.5, 5.0, 6.5])
+
+
+@pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE])
+def test_scalar_functions_in_a_hypermap_as_the_programming_guide(mode):
+    """1.6's programming guide: a MultitypeFuncGraph adds numbers with ops.scalar_add and
+    tensors with ops.tensor_add, and HyperMap maps it over mixed tuples."""
+    from ember import ops
+
+    add = ops.MultitypeFuncGraph("add")
+    add.register("Number", "Number")(lambda x, y: ops.scalar_add(x, y))
+    add.register("Tensor", "Tensor")(lambda x, y: ops.tensor_add(x, y))
+
+    class Net(nn.Cell):
+        def construct(self, a, b):
+            return ops.HyperMap(add)((a, b, 1), (b, a, 2))
+
+    context.set_context(mode=mode)
+    try:
+        out = Net()(Tensor(1.0, ms.float32), Tensor(3.0, ms.float32))
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)
+    assert [float(t.asnumpy()) for t in out[:2]] == [4.0, 4.0] and out[2] == 3
+
+
+def test_scalar_functions_compute_on_python_values():
+    assert (F.scalar_sub(7, 2), F.scalar_div(7, 2), F.scalar_floordiv(7, 2)) == (5, 3.5, 3)
+    assert F.scalar_mod(7, 3) == 1 and F.scalar_pow(2, 10) == 1024 and F.scalar_usub(3) == -3
+    assert F.scalar_log(np.e) == pytest.approx(1.0)
+    assert F.scalar_lt(1, 2) and not F.scalar_eq(1, 2) and F.bool_or(False, True)
+    assert F.string_eq("a", "a") and F.string_concat("em", "ber") == "ember"

@@ -4,6 +4,8 @@ MindSpore 2.x's ``ops.grad``/``ops.value_and_grad``, ``ops.softmax(x, axis)``, `
 from __future__ import annotations
 
 import functools
+import math
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -60,6 +62,17 @@ def make_range(*args: int) -> tuple[int, ...]:
     if len(args) == 3 and args[2] == 0:
         raise ValueError("make_range: step must not be 0")
     return tuple(range(*args))
+
+
+# -- MindSpore 1.6's functions of Python scalars, bools and strings (graph-mode constants) ----
+scalar_add, scalar_sub, scalar_mul = operator.add, operator.sub, operator.mul
+scalar_div, scalar_floordiv, scalar_mod = operator.truediv, operator.floordiv, operator.mod
+scalar_pow, scalar_log = operator.pow, math.log
+scalar_uadd, scalar_usub = operator.pos, operator.neg
+scalar_gt, scalar_ge, scalar_lt = operator.gt, operator.ge, operator.lt
+scalar_le, scalar_eq, scalar_ne = operator.le, operator.eq, operator.ne
+bool_not, bool_and, bool_or = operator.not_, operator.and_, operator.or_
+string_eq, string_concat = operator.eq, operator.add
 
 
 # -- MindSpore 2.x functional forms ---------------------------------------------------------
@@ -242,4 +255,8 @@ def grad(fn: Callable, grad_position: Any = 0, weights: Any = None,
 
 __all__ = ["flatten", "grad", "jvp", "list_getitem", "log_softmax", "make_range", "make_tuple",
            "mean", "ones", "partial", "select", "softmax", "stop_gradient", "tuple_getitem",
-           "tuple_len", "unsqueeze", "value_and_grad", "vjp", "where", "zeros"]
+           "tuple_len", "unsqueeze", "value_and_grad", "vjp", "where", "zeros",
+           "scalar_add", "scalar_sub", "scalar_mul", "scalar_div", "scalar_floordiv",
+           "scalar_mod", "scalar_pow", "scalar_log", "scalar_uadd", "scalar_usub", "scalar_gt",
+           "scalar_ge", "scalar_lt", "scalar_le", "scalar_eq", "scalar_ne", "bool_not",
+           "bool_and", "bool_or", "string_eq", "string_concat"]
