@@ -164,3 +164,11 @@ def test_matches_numpy(name, ours, reference):
     assert out.shape == expected.shape, name
     assert out.dtype.np_dtype == expected.dtype, f"{name}: {out.dtype} vs {expected.dtype}"
     onp.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_split_gives_a_tuple_for_sections_and_a_list_for_indices():
+    """As 1.6, whose programming guide prints ``mnp.split(x, 3)`` as a tuple."""
+    pieces = mnp.split(mnp.arange(9, dtype=mnp.int32), 3)
+    assert type(pieces) is tuple and [p.asnumpy().tolist() for p in pieces] == [
+        [0, 1, 2], [3, 4, 5], [6, 7, 8]]
+    assert type(mnp.split(mnp.arange(9), [2, 5])) is list

@@ -291,7 +291,11 @@ def _sections(op: str, n: int, indices_or_sections: Any, even: bool) -> list[int
     return [int(i) for i in indices_or_sections]
 
 
-def _split(op: str, x: Any, indices_or_sections: Any, axis: int, even: bool) -> list[Tensor]:
+#: What the split functions return: a tuple for a number of sections (1.6's Split), else a list.
+Pieces = tuple[Tensor, ...] | list[Tensor]
+
+
+def _split(op: str, x: Any, indices_or_sections: Any, axis: int, even: bool) -> Pieces:
     x = to_tensor(op, "x", x)
     axis = check_axis(op, axis, x.ndim)
     n = x.shape[axis]
@@ -302,31 +306,31 @@ def _split(op: str, x: Any, indices_or_sections: Any, axis: int, even: bool) -> 
         size = list(x.shape)
         begin[axis], size[axis] = lo, max(hi - lo, 0)
         out.append(F.tensor_slice(x, tuple(begin), tuple(size)))
-    return out
+    return tuple(out) if isinstance(indices_or_sections, int) else out
 
 
-def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Tensor]:
+def split(x: Any, indices_or_sections: Any, axis: int = 0) -> Pieces:
     """``x`` split into equal sections, or at the given indices, along ``axis``."""
     return _split("split", x, indices_or_sections, axis, True)
 
 
-def array_split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Tensor]:
+def array_split(x: Any, indices_or_sections: Any, axis: int = 0) -> Pieces:
     """``split`` that allows sections of unequal length."""
     return _split("array_split", x, indices_or_sections, axis, False)
 
 
-def hsplit(x: Any, indices_or_sections: Any) -> list[Tensor]:
+def hsplit(x: Any, indices_or_sections: Any) -> Pieces:
     """``split`` along axis 1 (axis 0 for 1-D inputs)."""
     x = to_tensor("hsplit", "x", x)
     return _split("hsplit", x, indices_or_sections, 1 if x.ndim > 1 else 0, True)
 
 
-def vsplit(x: Any, indices_or_sections: Any) -> list[Tensor]:
+def vsplit(x: Any, indices_or_sections: Any) -> Pieces:
     """``split`` along axis 0."""
     return _split("vsplit", x, indices_or_sections, 0, True)
 
 
-def dsplit(x: Any, indices_or_sections: Any) -> list[Tensor]:
+def dsplit(x: Any, indices_or_sections: Any) -> Pieces:
     """``split`` along axis 2."""
     return _split("dsplit", x, indices_or_sections, 2, True)
 
