@@ -100,6 +100,9 @@ def test_parameter():
     p = Parameter(Tensor(np.ones((2, 2), np.float32)), name="w")
     assert repr(p) == "Parameter (name=w, shape=(2, 2), dtype=Float32, requires_grad=True)"
     assert isinstance(p, Tensor) and p.requires_grad
+    # the attributes 1.6's programming guide prints
+    assert (p.sliced, p.is_init, p.inited_param, p.layerwise_parallel) == (False, False, None,
+                                                                           False)
     p.set_data(Tensor(np.full((2, 2), 3.0, np.float32)))
     assert p.asnumpy().tolist() == [[3, 3], [3, 3]]
     with pytest.raises(ValueError, match="shape \\[3\\].*shape \\[2, 2\\]"):

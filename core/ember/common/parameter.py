@@ -48,6 +48,9 @@ class Parameter(Tensor):
         self.requires_grad = requires_grad
         self.layerwise_parallel = layerwise_parallel
         self.parallel_optimizer = parallel_optimizer
+        # 1.6's state flags: ember never slices a parameter across devices, and its data is
+        # set when it is made (no deferred initialization to mark)
+        self.sliced, self.is_init, self.inited_param = False, False, None
 
     @property
     def name(self) -> str:
