@@ -489,3 +489,14 @@ def test_checkpoints_round_trip_through_device_parameters(tmp_path: Path) -> Non
     np.testing.assert_array_equal(net(x).asnumpy(), saved)  # ... and the graph reads them back
     context.set_context(device_target="CPU")
     np.testing.assert_allclose(net(x).asnumpy(), saved, rtol=1e-6)
+
+
+@pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE])
+def test_gather_nd_out_of_range_gathers_zeros_as_mindspores_gpu_kernel(mode) -> None:
+    context.set_context(mode=mode)
+    x = np.arange(20, dtype=np.float32).reshape(4, 5) + 1
+    indices = np.array([[4000], [1], [-1], [-5], [300000]], np.int32)
+    out = P.GatherNd()(Tensor(x), Tensor(indices)).asnumpy()
+    np.testing.assert_array_equal(out, [np.zeros(5), x[1], x[-1], np.zeros(5), np.zeros(5)])
+    both = P.GatherNd()(Tensor(x), Tensor(np.array([[1, 9], [2, 3]], np.int32))).asnumpy()
+    np.testing.assert_array_equal(both, [0, x[2, 3]])

@@ -173,7 +173,13 @@ def _depth(x, indices):
 
 
 def _gather_nd(x, indices):
-    return raw.GatherNd(params=x, indices=_wrap(indices, _depth(x, indices)))
+    """As MindSpore's GPU kernel: an index outside [-n, n) gathers zeros (XLA would clamp)."""
+    depth = _depth(x, indices)
+    wrapped = _wrap(indices, depth)
+    inside = tf.reduce_all((wrapped >= 0) & (wrapped < _const(depth, wrapped.dtype)), axis=-1)
+    got = raw.GatherNd(params=x, indices=tf.where(inside[..., None], wrapped, 0))
+    inside = tf.reshape(inside, [*inside.shape, *[1] * (x.shape.rank - len(depth))])
+    return tf.where(inside, got, tf.zeros_like(got))
 
 
 def nd_updates(x, indices, updates):
