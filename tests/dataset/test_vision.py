@@ -87,10 +87,51 @@ def test_resize_uint8_bilinear_upscale_matches_pillow():
     assert np.abs(out.astype(int) - reference).max() <= 1
 
 
+def _fixed_point_bilinear(image, h, w):
+    """OpenCV's uint8 INTER_LINEAR, pixel by pixel: 11-bit weights from the float32 fraction,
+    an int horizontal pass, then the vertical pass of its SIMD loop."""
+    def coefficients(d, n_in, n_out):
+        pos = np.float32((d + 0.5) * (1.0 / (n_out / n_in)) - 0.5)
+        i = math.floor(pos)
+        frac = np.float32(pos - np.float32(i))
+        return i, int(np.rint((np.float32(1) - frac) * 2048)), int(np.rint(frac * 2048))
+
+    out = np.zeros((h, w) + image.shape[2:], np.uint8)
+    img = image.astype(np.int64)
+    for y in range(h):
+        sy, b0, b1 = coefficients(y, image.shape[0], h)
+        rows = []
+        for r in (min(max(sy, 0), image.shape[0] - 1), min(max(sy + 1, 0), image.shape[0] - 1)):
+            row = []
+            for x in range(w):
+                sx, a0, a1 = coefficients(x, image.shape[1], w)
+                if sx < 0 or sx >= image.shape[1] - 1:
+                    row.append(img[r, min(max(sx, 0), image.shape[1] - 1)] * 2048)
+                else:
+                    row.append(img[r, sx] * a0 + img[r, sx + 1] * a1)
+            rows.append(np.array(row))
+        value = ((b0 * (rows[0] >> 4)) >> 16) + ((b1 * (rows[1] >> 4)) >> 16)
+        out[y] = np.clip((value + 2) >> 2, 0, 255)
+    return out
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (13, 17), (7, 3), (1, 1)])
+def test_resize_uint8_bilinear_is_opencv_fixed_point(shape):
+    image = _image(6, 9, seed=3)
+    np.testing.assert_array_equal(C.Resize(shape)(image), _fixed_point_bilinear(image, *shape))
+    np.testing.assert_array_equal(C.Resize(shape)(image[..., 1]),
+                                  _fixed_point_bilinear(image[..., 1], *shape))
+    # 2 -> 3 pixels: the middle one is 1 * 1024 after the horizontal pass (weights 1024, 1024),
+    # then ((2048 * (1024 >> 4)) >> 16 + 2) >> 2 = 1: the half rounds up (float rint gives 0).
+    assert C.Resize((1, 3))(np.array([[0, 1]], np.uint8)).tolist() == [[0, 1, 1]]
+
+
 def test_resize_area_pilcubic_and_shorter_side():
     image = _image(6, 8)
     blocks = image.reshape(3, 2, 4, 2, 3).astype(np.float64).mean(axis=(1, 3))
-    np.testing.assert_array_equal(C.Resize((3, 4), Inter.AREA)(image), np.rint(blocks))
+    halves = np.floor(blocks + 0.5)  # OpenCV's exact halving rounds half up
+    np.testing.assert_array_equal(C.Resize((3, 4), Inter.AREA)(image), halves)
+    np.testing.assert_array_equal(C.Resize((3, 4))(image), halves)
     pil = np.asarray(Image.fromarray(image).resize((5, 9), Image.Resampling.BICUBIC))
     np.testing.assert_array_equal(C.Resize((9, 5), Inter.PILCUBIC)(image), pil)
     assert C.Resize(3)(image).shape == (3, 4, 3)         # shorter side 6 -> 3, 8 -> 4

@@ -5,7 +5,8 @@ weight matrix per axis (``out = Wy @ image @ Wx.T``) and applied as its few non-
 LINEAR and CUBIC sample at half-pixel centres (``src = (dst + 0.5) * in / out - 0.5``) with the
 edge pixel repeated (CUBIC with OpenCV's ``a = -0.75``); NEAREST takes ``floor(dst * in / out)``;
 AREA weighs each source pixel by its overlap with the destination pixel. Integer images are
-rounded to nearest and saturated.
+rounded to nearest and saturated, except uint8 LINEAR (and AREA halving), which follow OpenCV's
+fixed-point arithmetic bit for bit (``_cvfixed``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ember.dataset.transforms._base import TensorOperation
+from ember.dataset.vision._cvfixed import resize_linear_u8
 from ember.dataset.vision.utils import Border, Inter
 
 
@@ -151,6 +153,9 @@ def resize(image: np.ndarray, height: int, width: int, mode: Inter) -> np.ndarra
     h, w = image.shape[:2]
     if (h, w) == (height, width):
         return image.copy()
+    if image.dtype == np.uint8 and (mode == Inter.LINEAR or mode == Inter.AREA
+                                    and (h, w) == (2 * height, 2 * width)):
+        return resize_linear_u8(image, height, width)
     channels = image.shape[2] if image.ndim == 3 else 1
     rows = _resize_rows(image.reshape(h, -1).astype(np.float32), height, mode, 0)
     out = _resize_rows(rows, width, mode, channels)

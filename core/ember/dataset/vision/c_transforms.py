@@ -45,6 +45,7 @@ from ember.dataset.vision._color import (
     RandomSolarize,
     RgbToBgr,
 )
+from ember.dataset.vision._geometry import RandomAffine, RandomRotation, Rotate
 from ember.dataset.vision._image import ImageTensorOperation, adjust
 from ember.dataset.vision._mix import CutMixBatch, CutOut, MixUpBatch, SlicePatches
 from ember.dataset.vision.utils import Border, Inter
@@ -441,11 +442,11 @@ class RandomPosterize(ImageTensorOperation, RandomOperation):
 
 
 __all__ = ["AdjustGamma", "AutoContrast", "CenterCrop", "ConvertColor", "Crop", "CutMixBatch",
-           "CutOut", "Decode", "MixUpBatch", "SlicePatches",
-           "Equalize", "HWC2CHW", "HorizontalFlip", "Invert", "Normalize", "NormalizePad", "Pad",
-           "RandomAdjustSharpness", "RandomAutoContrast", "RandomColor", "RandomColorAdjust",
-           "RandomCrop", "RandomCropDecodeResize", "RandomEqualize", "RandomHorizontalFlip",
-           "RandomInvert", "RandomLighting", "RandomPosterize", "RandomResize",
-           "RandomResizedCrop", "RandomSharpness", "RandomSolarize", "RandomVerticalFlip",
-           "RandomSelectSubpolicy", "Rescale", "Resize", "RgbToBgr", "UniformAugment",
-           "VerticalFlip"]
+           "CutOut", "Decode", "Equalize", "HWC2CHW", "HorizontalFlip", "Invert", "MixUpBatch",
+           "Normalize", "NormalizePad", "Pad", "RandomAdjustSharpness", "RandomAffine",
+           "RandomAutoContrast", "RandomColor", "RandomColorAdjust", "RandomCrop",
+           "RandomCropDecodeResize", "RandomEqualize", "RandomHorizontalFlip", "RandomInvert",
+           "RandomLighting", "RandomPosterize", "RandomResize", "RandomResizedCrop",
+           "RandomRotation", "RandomSelectSubpolicy", "RandomSharpness", "RandomSolarize",
+           "RandomVerticalFlip", "Rescale", "Resize", "RgbToBgr", "Rotate", "SlicePatches",
+           "UniformAugment", "VerticalFlip"]

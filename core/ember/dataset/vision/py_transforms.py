@@ -5,6 +5,7 @@ must be installed (``pip install "ember-core[vision]"``)."""
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
@@ -20,7 +21,7 @@ from ember.dataset.transforms._base import (
     check_sequence,
     op_generator,
 )
-from ember.dataset.vision import _color, _image
+from ember.dataset.vision import _color, _geometry, _image
 from ember.dataset.vision import c_transforms as _c
 from ember.dataset.vision._augment import check_num_ops
 from ember.dataset.vision._checks import check_degrees_range, check_interpolation, check_size
@@ -261,6 +262,62 @@ class LinearTransformation(PyTensorOperation):
         return (centred @ self.transformation_matrix).reshape(image.shape)
 
 
+class RandomRotation(PyTensorOperation):
+    """A PIL image turned counter-clockwise by an angle drawn from ``degrees`` (``d`` means
+    ``(-d, d)``), by Pillow's ``rotate`` (``expand``, ``center`` and ``fill_value`` as there)."""
+
+    def __init__(self, degrees: Any, resample: Inter = Inter.NEAREST, expand: bool = False,
+                 center: tuple | None = None, fill_value: int | tuple = 0) -> None:
+        self._rng = op_generator()
+        self.degrees = _geometry.check_degrees(degrees)
+        self._fill = _geometry.check_rotation(resample, expand, center, fill_value)
+        self.resample, self.expand, self.center = resample, expand, center
+        self._resample = _filter(resample, "RandomRotation")
+
+    def _apply(self, image: Any) -> Any:
+        if not isinstance(image, _pil("RandomRotation").Image):
+            raise TypeError(f"img should be PIL image. Got {type(image)}.")
+        angle = float(self._rng.uniform(*self.degrees))
+        return image.rotate(angle, self._resample, self.expand, self.center,
+                            fillcolor=self._fill)
+
+
+class RandomAffine(PyTensorOperation):
+    """A random affine map of a PIL image about its middle (angle, shifts, scale and shears
+    drawn as ``c_transforms.RandomAffine``; ``translate`` is ``(x_max, y_max)``), by Pillow's
+    ``transform``."""
+
+    def __init__(self, degrees: Any, translate: Any = None, scale: Any = None, shear: Any = None,
+                 resample: Inter = Inter.NEAREST, fill_value: int | tuple = 0) -> None:
+        self._rng = op_generator()
+        self.degrees, self.translate, self.scale, self.shear, self._fill = \
+            _geometry.check_affine(degrees, translate, scale, shear, resample, fill_value)
+        self._resample = _filter(resample, "RandomAffine")
+
+    def _apply(self, image: Any) -> Any:
+        if not isinstance(image, _pil("RandomAffine").Image):
+            raise ValueError("Input image should be a Pillow image.")
+        draw, (w, h) = self._rng.uniform, image.size
+        angle = math.radians(draw(*self.degrees))
+        tx, ty = (0.0, 0.0) if self.translate is None else (
+            np.round(draw(-self.translate[0] * w, self.translate[0] * w)),
+            np.round(draw(-self.translate[1] * h, self.translate[1] * h)))
+        scale = 1.0 if self.scale is None else draw(*self.scale)
+        shear = (0.0, 0.0) if self.shear is None else (draw(*self.shear[:2]),
+                                                        draw(*self.shear[2:]))
+        sx, sy = (math.radians(v) for v in shear)
+        # the inverse map Pillow wants: C * (R S Sh)^-1 * C^-1 * T^-1, about the middle
+        cx, cy = w * 0.5 + 0.5, h * 0.5 + 0.5
+        d = math.cos(angle + sx) * math.cos(angle + sy) + math.sin(angle + sx) * math.sin(
+            angle + sy)
+        m = [v / scale / d for v in (math.cos(angle + sx), math.sin(angle + sx), 0,
+                                     -math.sin(angle + sy), math.cos(angle + sy), 0)]
+        m[2] = m[0] * (-cx - tx) + m[1] * (-cy - ty) + cx
+        m[5] = m[3] * (-cx - tx) + m[4] * (-cy - ty) + cy
+        return image.transform((w, h), _pil("RandomAffine").AFFINE, m, self._resample,
+                               fillcolor=self._fill)
+
+
 class Pad(_OnPIL, _c.Pad):
     """``c_transforms.Pad`` on a PIL image."""
 
@@ -453,8 +510,8 @@ class UniformAugment(_Combinator):
 
 
 __all__ = ["AdjustGamma", "AutoContrast", "CenterCrop", "Decode", "Equalize", "FiveCrop",
-           "Grayscale", "LinearTransformation", "TenCrop",
-           "HWC2CHW", "HsvToRgb", "Invert", "Normalize", "Pad", "RandomColor",
-           "RandomColorAdjust", "RandomCrop", "RandomGrayscale", "RandomHorizontalFlip",
-           "RandomLighting", "RandomResizedCrop", "RandomSharpness", "RandomVerticalFlip",
-           "Resize", "RgbToBgr", "RgbToHsv", "ToPIL", "ToTensor", "ToType", "UniformAugment"]
+           "Grayscale", "HWC2CHW", "HsvToRgb", "Invert", "LinearTransformation", "Normalize",
+           "Pad", "RandomAffine", "RandomColor", "RandomColorAdjust", "RandomCrop",
+           "RandomGrayscale", "RandomHorizontalFlip", "RandomLighting", "RandomResizedCrop",
+           "RandomRotation", "RandomSharpness", "RandomVerticalFlip", "Resize", "RgbToBgr",
+           "RgbToHsv", "TenCrop", "ToPIL", "ToTensor", "ToType", "UniformAugment"]
