@@ -52,6 +52,26 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 0.5 + 0.5 * np.tanh(0.5 * x)  # no overflow for large |x|, unlike 1 / (1 + e^-x)
 
 
+def _routed(prim: Any) -> Kernel:
+    """MaximumGrad/MinimumGrad: ``dout`` to x where x wins (``np.<prim.compare>(x, y)``), else
+    to y, each summed over the axes broadcasting added or stretched; zeros where the
+    primitive's ``grad_x``/``grad_y`` is off."""
+    wins = getattr(np, prim.compare)
+
+    def back(a: np.ndarray, shape: tuple[int, ...], wanted: bool) -> np.ndarray:
+        lead = a.ndim - len(shape)
+        axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape)
+                                          if n == 1 and a.shape[lead + i] != 1)
+        return np.sum(a, axis=axes, dtype=a.dtype).reshape(shape) * wanted
+
+    def kernel(x: np.ndarray, y: np.ndarray, dout: np.ndarray) -> tuple:
+        to_x, zero = wins(x, y), np.zeros((), dout.dtype)
+        return (back(np.where(to_x, dout, zero), x.shape, prim.grad_x),
+                back(np.where(to_x, zero, dout), y.shape, prim.grad_y))
+
+    return kernel
+
+
 BINARY: dict[str, Factory] = {
     "Add": plain(np.add),  # Bool + Bool is their logical or, as in MindSpore and NumPy
     "Sub": plain(np.subtract),
@@ -84,6 +104,9 @@ UNARY: dict[str, Factory] = {
     "Log": plain(np.log),
     "Sqrt": plain(np.sqrt),
     "Reciprocal": plain(np.reciprocal),
+    "ReciprocalGrad": plain(lambda y, dy: -dy * y * y),
+    "MaximumGrad": _routed,
+    "MinimumGrad": _routed,
     "ZerosLike": plain(np.zeros_like),
     "OnesLike": plain(np.ones_like),
     "Cast": plain(lambda x, dtype: x.astype(dtype.np_dtype)),
@@ -154,6 +177,7 @@ def _broadcast_to(prim: Any) -> Kernel:
 LAYOUT: dict[str, Factory] = {
     "MatMul": _matmul,
     "Reshape": plain(np.reshape),
+    "FlattenGrad": plain(np.reshape),
     "Transpose": plain(np.transpose),
     "ExpandDims": plain(np.expand_dims),
     "Identity": plain(np.copy),  # a copy: the in-place kernels below change Parameters

@@ -128,6 +128,11 @@ class Reshape(Primitive):
         return reshape(dout, x.shape), None
 
 
+class FlattenGrad(Reshape):
+    """Flatten's gradient as 1.6's ``_grad_ops`` names it: Reshape of ``x`` to ``shape``:
+    ``FlattenGrad()(x, shape)``."""
+
+
 class Transpose(Primitive):
     """``x`` with its dimensions permuted: ``Transpose()(x, perm)``; output dim i is x's perm[i]."""
 

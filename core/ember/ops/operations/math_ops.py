@@ -199,7 +199,7 @@ class Maximum(_Arith):
     ties the gradient goes to ``y``."""
 
     def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        return _to_selected(greater(x, y), x, y, dout)
+        return self._derived(MaximumGrad)(x, y, dout)
 
 
 class Minimum(_Arith):
@@ -207,15 +207,57 @@ class Minimum(_Arith):
     ties the gradient goes to ``y``."""
 
     def bprop(self, x: Tensor, y: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        return _to_selected(less(x, y), x, y, dout)
+        return self._derived(MinimumGrad)(x, y, dout)
 
 
-def _to_selected(x_chosen: Tensor, x: Tensor, y: Tensor, dout: Tensor) -> tuple:
-    """``dout`` routed to ``x`` where ``x_chosen`` holds and to ``y`` elsewhere, ties included,
-    as MindSpore's MaximumGrad and MinimumGrad kernels route it."""
-    zeros = zeros_like(dout)
-    return (sum_to(select(x_chosen, dout, zeros), x.shape),
-            sum_to(select(x_chosen, zeros, dout), y.shape))
+class _SelectGrad(Primitive):
+    """``dout`` (of x and y's broadcast shape) routed to ``x`` where ``x`` wins (``compare``,
+    the NumPy/TensorFlow name of the elementwise test ``x`` passes against ``y``) and to ``y``
+    elsewhere, ties included, each summed back to its input's shape:
+    ``Grad(grad_x=True, grad_y=True)(x, y, dout)`` -> (dx, dy); a gradient not asked for is
+    zeros."""
+
+    compare = "greater"
+
+    def __init__(self, grad_x: bool = True, grad_y: bool = True) -> None:
+        super().__init__()
+        for name, value in (("grad_x", grad_x), ("grad_y", grad_y)):
+            if not isinstance(value, bool):
+                raise TypeError(f"{self.name}: '{name}' must be a bool, but got {value!r}")
+        self.grad_x, self.grad_y = grad_x, grad_y
+
+    def infer(self, x: Any, y: Any, dout: Any) -> list[Spec]:
+        for name, value in (("x", x), ("y", y), ("dout", dout)):
+            _check(self.name, name, value, _NUMBER)
+        if not x._dtype is y._dtype is dout._dtype:
+            raise TypeError(f"{self.name}: 'x', 'y' and 'dout' must have one dtype, but got "
+                            f"({describe((x, y, dout))})")
+        shape = broadcast_shape(self.name, x._shape, y._shape)
+        if dout._shape != shape:
+            raise ValueError(f"{self.name}: 'dout' must have x and y's broadcast shape "
+                             f"{list(shape)}, but got {list(dout._shape)}")
+        return [(x._shape, x._dtype), (y._shape, y._dtype)]
+
+    def bprop(self, x: Tensor, y: Tensor, dout: Tensor, out: tuple, grads: tuple) -> tuple:
+        to_x = cast(greater(x, y) if self.compare == "greater" else less(x, y), dout.dtype)
+        ddout = zeros_like(dout)
+        if self.grad_x:
+            ddout = add(ddout, mul(grads[0], to_x))
+        if self.grad_y:
+            ddout = add(ddout, mul(grads[1], sub(1, to_x)))
+        return zeros_like(x), zeros_like(y), ddout
+
+
+class MaximumGrad(_SelectGrad):
+    """The gradients of Maximum: ``MaximumGrad(grad_x=True, grad_y=True)(x, y, dout)`` ->
+    (dx, dy); ``dout`` goes to ``x`` where ``x > y``, else to ``y``."""
+
+
+class MinimumGrad(_SelectGrad):
+    """The gradients of Minimum: ``MinimumGrad(grad_x=True, grad_y=True)(x, y, dout)`` ->
+    (dx, dy); ``dout`` goes to ``x`` where ``x < y``, else to ``y``."""
+
+    compare = "less"
 
 
 # -- comparisons and logic ------------------------------------------------------------------
@@ -393,7 +435,23 @@ class Reciprocal(_FloatUnary):
     """``1 / x``: ``Reciprocal()(x)``."""
 
     def bprop(self, x: Tensor, out: Tensor, dout: Tensor) -> tuple:
-        return (neg(mul(dout, square(out))),)
+        return (self._derived(ReciprocalGrad)(out, dout),)
+
+
+class ReciprocalGrad(Primitive):
+    """The gradient of Reciprocal from its output ``y``: ``-dy * y ** 2``:
+    ``ReciprocalGrad()(y, dy)``."""
+
+    def infer(self, y: Any, dy: Any) -> Spec:
+        _check(self.name, "y", y, _FLOAT)
+        _check(self.name, "dy", dy, frozenset((y.dtype,)))
+        if dy.shape != y.shape:
+            raise ValueError(f"ReciprocalGrad: 'dy' must have y's shape {list(y.shape)}, but "
+                             f"got {list(dy.shape)}")
+        return y.shape, y.dtype
+
+    def bprop(self, y: Tensor, dy: Tensor, out: Tensor, dout: Tensor) -> tuple:
+        return mul(mul(dout, dy), mul(y, -2)), self(y, dout)
 
 
 class LogicalNot(_Unary):

@@ -776,12 +776,80 @@ class MaxPoolWithArgmax(_Pool):
         return [(shape, x.dtype), (shape, mstype.int32)]
 
     def bprop(self, x: Tensor, out: tuple, dout: tuple) -> tuple:
-        return (self._sibling(MaxPoolGrad)(x, out[0], dout[0]),)
+        return (self._sibling(MaxPoolGradWithArgmax)(x, dout[0], out[1]),)
 
 
 class MaxPoolGrad(_PoolGrad):
     """``grad`` routed to the first maximum of each window:
     ``MaxPoolGrad(kernel_size, strides, pad_mode)(x_origin, out_origin, grad)``."""
+
+    def bprop(self, x: Tensor, out: Tensor, grad: Tensor, dx: Tensor, dout: Tensor) -> tuple:
+        return F.zeros_like(x), F.zeros_like(out), self._sibling(MaxPoolGradGrad)(x, out, dout)
+
+
+class MaxPoolGradGrad(_PoolBase):
+    """The gradient of MaxPoolGrad: ``grad`` (of x's shape) read at each window's first
+    maximum: ``MaxPoolGradGrad(kernel_size=1, strides=1, pad_mode="valid")(x_origin,
+    out_origin, grad)``, of the pool's output shape."""
+
+    def infer(self, x: Any, out: Any, grad: Any) -> Spec:
+        out_shape = self._out_shape(x)
+        _check_inputs(self.name, ("x_origin", "out_origin", "grad"), (x, out, grad),
+                      shape=False)
+        for name, t, shape in (("out_origin", out, out_shape), ("grad", grad, x.shape)):
+            if t.shape != shape:
+                raise ValueError(f"{self.name}: '{name}' must have shape {list(shape)}, but got "
+                                 f"{list(t.shape)}")
+        return out_shape, x.dtype
+
+    def bprop(self, x: Tensor, out: Tensor, grad: Tensor, result: Tensor,
+              dout: Tensor) -> tuple:
+        return F.zeros_like(x), F.zeros_like(out), self._sibling(MaxPoolGrad)(x, out, dout)
+
+
+class _ArgmaxPoolGrad(_PoolBase):
+    """Inputs (x, grad, argmax): MaxPoolWithArgmax's input, a gradient, and the positions
+    ``h * W + w`` it gives (int32 or int64, of the pool's output shape)."""
+
+    def _check(self, x: Any, grad: Any, argmax: Any, grad_shape: Callable) -> tuple[int, ...]:
+        out_shape = self._out_shape(x)
+        check_tensor(self.name, "grad", grad, (x.dtype,))
+        check_tensor(self.name, "argmax", argmax, (mstype.int32, mstype.int64))
+        for name, t, shape in (("argmax", argmax, out_shape),
+                               ("grad", grad, grad_shape(x.shape, out_shape))):
+            if t.shape != shape:
+                raise ValueError(f"{self.name}: '{name}' must have shape {list(shape)}, but got "
+                                 f"{list(t.shape)}")
+        return out_shape
+
+
+class MaxPoolGradWithArgmax(_ArgmaxPoolGrad):
+    """``grad`` (of the pool's output shape) added up at the positions ``argmax`` of each
+    plane of ``x``: ``MaxPoolGradWithArgmax(kernel_size=1, strides=1, pad_mode="valid")(x,
+    grad, argmax)``, of x's shape."""
+
+    def infer(self, x: Any, grad: Any, argmax: Any) -> Spec:
+        self._check(x, grad, argmax, lambda x_shape, out_shape: out_shape)
+        return x.shape, grad.dtype
+
+    def bprop(self, x: Tensor, grad: Tensor, argmax: Tensor, out: Tensor,
+              dout: Tensor) -> tuple:
+        return (F.zeros_like(x), self._sibling(MaxPoolGradGradWithArgmax)(x, dout, argmax),
+                F.zeros_like(argmax))
+
+
+class MaxPoolGradGradWithArgmax(_ArgmaxPoolGrad):
+    """``grad`` (of x's shape) read at the positions ``argmax`` of each plane:
+    ``MaxPoolGradGradWithArgmax(kernel_size=1, strides=1, pad_mode="valid")(x, grad,
+    argmax)``, of the pool's output shape."""
+
+    def infer(self, x: Any, grad: Any, argmax: Any) -> Spec:
+        return self._check(x, grad, argmax, lambda x_shape, out_shape: x_shape), grad.dtype
+
+    def bprop(self, x: Tensor, grad: Tensor, argmax: Tensor, out: Tensor,
+              dout: Tensor) -> tuple:
+        return (F.zeros_like(x), self._sibling(MaxPoolGradWithArgmax)(x, dout, argmax),
+                F.zeros_like(argmax))
 
 
 class AvgPool(_Pool):

@@ -8,6 +8,7 @@ from typing import Any
 
 from ember.common.tensor import Tensor
 from ember.communication.management import GlobalComm, get_group_size
+from ember.ops import functional as F
 from ember.ops._rules import check_tensor, normalize_axis
 from ember.ops.operations.nn_ops import (
     _FLOAT,
@@ -63,6 +64,19 @@ class _LayerNormBase(Primitive):
                                  f"{self.begin_params_axis}), but got {list(p.shape)}")
         return x.shape[:norm] + (1,) * (x.ndim - norm)
 
+    def _check_backward(self, x: Tensor, dy: Tensor, variance: Tensor, mean: Tensor,
+                        gamma: Tensor) -> None:
+        """Check LayerNormGrad's inputs: ``dy`` like ``x``; the statistics and ``gamma`` of
+        LayerNorm's shapes for ``x``."""
+        _check_inputs(self.name, ("x", "dy"), (x, dy))
+        _check_inputs(self.name, ("x", "variance", "mean", "gamma"), (x, variance, mean, gamma),
+                      shape=False)
+        stats = self._check_params(x, gamma=gamma)
+        for name, t in (("variance", variance), ("mean", mean)):
+            if t.shape != stats:
+                raise ValueError(f"{self.name}: '{name}' must have shape {list(stats)}, but got "
+                                 f"{list(t.shape)}")
+
 
 class LayerNorm(_LayerNormBase):
     """Layer normalization over the axes from ``begin_norm_axis`` on, scaled by ``gamma`` and
@@ -87,15 +101,54 @@ class LayerNormGrad(_LayerNormBase):
     -> (dx, dgamma, dbeta)."""
 
     def infer(self, x: Any, dy: Any, variance: Any, mean: Any, gamma: Any) -> list[Spec]:
-        _check_inputs(self.name, ("x", "dy"), (x, dy))
-        _check_inputs(self.name, ("x", "variance", "mean", "gamma"), (x, variance, mean, gamma),
-                      shape=False)
-        stats = self._check_params(x, gamma=gamma)
-        for name, t in (("variance", variance), ("mean", mean)):
-            if t.shape != stats:
-                raise ValueError(f"{self.name}: '{name}' must have shape {list(stats)}, but got "
-                                 f"{list(t.shape)}")
+        self._check_backward(x, dy, variance, mean, gamma)
         return [(x.shape, x.dtype), (gamma.shape, gamma.dtype), (gamma.shape, gamma.dtype)]
+
+    def bprop(self, x: Tensor, dy: Tensor, variance: Tensor, mean: Tensor, gamma: Tensor,
+              out: tuple, dout: tuple) -> tuple:
+        grad = self._derived(LayerNormGradGrad, self.begin_norm_axis, self.begin_params_axis,
+                             self.epsilon)
+        d_x, d_dy, d_gamma = grad(x, dy, variance, mean, gamma, *dout)
+        return d_x, d_dy, F.zeros_like(variance), F.zeros_like(mean), d_gamma
+
+
+class LayerNormGradGrad(_LayerNormBase):
+    """The gradient of LayerNormGrad: its outputs' gradients ``(grad_dx, grad_dg, grad_db)``
+    carried back to ``x`` (with the mean and variance as functions of ``x``), ``dy`` and
+    ``gamma``: ``LayerNormGradGrad(begin_norm_axis=1, begin_params_axis=1)(x, dy, variance,
+    mean, gamma, grad_dx, grad_dg, grad_db)`` -> (d_x, d_dy, d_gamma)."""
+
+    def infer(self, x: Any, dy: Any, variance: Any, mean: Any, gamma: Any, grad_dx: Any,
+              grad_dg: Any, grad_db: Any) -> list[Spec]:
+        self._check_backward(x, dy, variance, mean, gamma)
+        _check_inputs(self.name, ("x", "grad_dx"), (x, grad_dx))
+        _check_inputs(self.name, ("gamma", "grad_dg", "grad_db"), (gamma, grad_dg, grad_db))
+        return [(x.shape, x.dtype), (dy.shape, dy.dtype), (gamma.shape, gamma.dtype)]
+
+    def backward(self, xp: Any, x: Any, dy: Any, variance: Any, mean: Any, gamma: Any,
+                 grad_dx: Any, grad_dg: Any, grad_db: Any) -> tuple:
+        """(d_x, d_dy, d_gamma), written with an array namespace ``xp``. With r the inverse
+        standard deviation, x_hat the normalized x, g = dy * gamma and <.> the mean over the
+        normalized axes, LayerNormGrad's dx is P(g) for the self-adjoint
+        P(v) = r (v - <v> - x_hat <x_hat v>), and x_hat varies with x as P."""
+        norm = tuple(range(self.begin_norm_axis % x.ndim, x.ndim))
+        outer = tuple(range(x.ndim - gamma.ndim))
+
+        def avg(t: Any) -> Any:
+            return xp.mean(t, axis=norm, keepdims=True)
+
+        def project(v: Any) -> Any:
+            return r * (v - avg(v) - x_hat * avg(x_hat * v))
+
+        r = (variance + self.epsilon) ** -0.5
+        x_hat = (x - mean) * r
+        g = dy * gamma
+        a_hat, g_hat = avg(grad_dx * x_hat), avg(g * x_hat)
+        inner = avg(grad_dx * g) - avg(g) * avg(grad_dx) - g_hat * a_hat  # <a, dx> / r
+        d_x = (project(grad_dg * dy - r * (a_hat * g + g_hat * grad_dx))
+               - r * r * inner * x_hat)
+        pa = project(grad_dx)
+        return d_x, gamma * pa + grad_dg * x_hat + grad_db, xp.sum(dy * pa, axis=outer)
 
 
 class _L2NormalizeBase(Primitive):

@@ -257,13 +257,40 @@ SELECT_CASES = [
            _select, FLOATS),
 ]
 
-# SqrtGrad(y, dy) = dy / (2 y): the derivative of sqrt at x = y ** 2 times dy
+# SqrtGrad(y, dy) = dy / (2 y): the derivative of sqrt at x = y ** 2 times dy;
+# ReciprocalGrad(y, dy) = -dy * y ** 2: the derivative of 1 / x at x = 1 / y times dy
 SQRT_GRAD_CASES = [
     OpCase("SqrtGrad/2d", "SqrtGrad", math_ops.SqrtGrad,
            arrays((2, 3), (2, 3), draw=[uniform(0.5, 3), ANY]),
            lambda y, dy: (dy.astype(F64) / (2 * y.astype(F64))).astype(y.dtype), FLOATS),
+    OpCase("ReciprocalGrad/2d", "ReciprocalGrad", math_ops.ReciprocalGrad, arrays((2, 3), (2, 3)),
+           in_f64(lambda y, dy: -dy * y * y), FLOATS, (0, 1)),
 ]
 
+
+def _routed(x_wins: Callable[..., Any], grad_x: bool = True, grad_y: bool = True
+            ) -> Callable[..., tuple]:
+    """MaximumGrad/MinimumGrad's documented rule: ``dout`` to x where ``x_wins(x, y)``, else to
+    y (ties too), summed over broadcast axes; zeros for a gradient not asked for."""
+    def reference(x: np.ndarray, y: np.ndarray, dout: np.ndarray) -> tuple:
+        to_x = np.broadcast_to(x_wins(x.astype(F64), y.astype(F64)), dout.shape)
+        d = dout.astype(F64)
+        dx = np.where(to_x, d, 0).sum(axis=2, keepdims=True)
+        dy = np.where(to_x, 0, d).sum(axis=(0, 1))
+        return (rounded(dx if grad_x else 0 * dx, x.dtype),
+                rounded(dy if grad_y else 0 * dy, y.dtype))
+    return reference
+
+
+# x of (2, 3, 1) and y of (4,) broadcast to dout of (2, 3, 4): FEW values make ties
+SELECT_GRAD_CASES = [
+    OpCase(f"{name}/broadcast-ties{label}", name, made(getattr(math_ops, name), *flags),
+           lambda rng, dtype: (FEW(rng, (2, 3, 1), dtype), FEW(rng, (4,), dtype),
+                               ANY(rng, (2, 3, 4), dtype)),
+           _routed(wins, *flags), NUMBERS, (2,), tolerance=F16_SUMS)
+    for name, wins in (("MaximumGrad", np.greater), ("MinimumGrad", np.less))
+    for label, flags in (("", ()), ("/grad-y-only", (False, True)))
+]
 
 # -- casts, fills, sums of lists ------------------------------------------------------------
 def cast_to(target: type, draw: Sampler = WIDE, shape: tuple[int, ...] = (2, 3)
@@ -478,6 +505,6 @@ MATMUL_CASES = [
 
 CASES: list[OpCase] = [
     *ARITH_CASES, *COMPARE_CASES, *LOGIC_CASES, *UNARY_CASES, *LIKE_CASES, *SELECT_CASES,
-    *SQRT_GRAD_CASES,
+    *SQRT_GRAD_CASES, *SELECT_GRAD_CASES,
     *CAST_CASES, *FILL_CASES, *ADDN_CASES, *REDUCE_CASES, *ARGMAX_CASES, *MATMUL_CASES,
 ]

@@ -470,6 +470,14 @@ class _Pool:
                 at[n, c, i, j] += grad[n, c, p, q]
         return dx.astype(x.dtype)
 
+    def at_max(self, x: np.ndarray, grad: np.ndarray) -> np.ndarray:
+        """``grad`` (of x's shape) read at each window's first maximum."""
+        n, c = x.shape[:2]
+        argmax = self.max_argmax(x)[1]
+        return np.take_along_axis(grad.reshape(n, c, math.prod(grad.shape[2:])),
+                                  argmax.reshape(n, c, math.prod(argmax.shape[2:])),
+                                  2).reshape(argmax.shape)
+
     def avg_grad(self, x: np.ndarray, out: np.ndarray, grad: np.ndarray) -> np.ndarray:
         dx = np.zeros(x.shape, F64)
         for p, q, window in self._windows():
@@ -499,7 +507,23 @@ class _Pool:
                    lambda rng, dt: (sample(rng, dt, *self.x),), self.avg, FLOATS, grad,
                    HALF_LOOSE),
             OpCase(f"MaxPoolGrad/{self.id}", "MaxPoolGrad", lambda: nn_ops.MaxPoolGrad(*attrs),
-                   grad_inputs(self.max), self.max_grad, FLOATS),
+                   grad_inputs(self.max), self.max_grad, FLOATS, (2,) if self.grad else ()),
+            OpCase(f"MaxPoolGradGrad/{self.id}", "MaxPoolGradGrad",
+                   lambda: nn_ops.MaxPoolGradGrad(*attrs),
+                   lambda rng, dt: (x := sample(rng, dt, *self.x), self.max(x),
+                                    sample(rng, dt, *self.x)),
+                   lambda x, out, grad: self.at_max(x, grad), FLOATS, grad and (2,)),
+            OpCase(f"MaxPoolGradWithArgmax/{self.id}", "MaxPoolGradWithArgmax",
+                   lambda: nn_ops.MaxPoolGradWithArgmax(*attrs),
+                   lambda rng, dt: (x := sample(rng, dt, *self.x), sample(rng, dt, *out_shape),
+                                    self.max_argmax(x)[1]),
+                   lambda x, grad, argmax: self.max_grad(x, None, grad), FLOATS,
+                   grad and (1,)),
+            OpCase(f"MaxPoolGradGradWithArgmax/{self.id}", "MaxPoolGradGradWithArgmax",
+                   lambda: nn_ops.MaxPoolGradGradWithArgmax(*attrs),
+                   lambda rng, dt: (x := sample(rng, dt, *self.x), sample(rng, dt, *self.x),
+                                    self.max_argmax(x)[1]),
+                   lambda x, grad, argmax: self.at_max(x, grad), FLOATS, grad and (1,)),
             OpCase(f"AvgPoolGrad/{self.id}", "AvgPoolGrad", lambda: nn_ops.AvgPoolGrad(*attrs),
                    grad_inputs(self.avg), self.avg_grad, FLOATS,
                    (0, 1, 2) if self.grad else (), HALF_LOOSE),

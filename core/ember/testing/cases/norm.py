@@ -47,6 +47,35 @@ def _layer_norm_grad(norm: int, epsilon: float) -> Callable[..., tuple]:
     return reference
 
 
+def _layer_norm_grad_grad(norm: int) -> Callable[..., tuple]:
+    """(d_x, d_dy, d_gamma): central differences in float64 of sum(grad_dx * dx + grad_dg *
+    dgamma + grad_db * dbeta) over x, dy and gamma, LayerNormGrad's reference above with the
+    mean and variance recomputed from x."""
+
+    def reference(x: np.ndarray, dy: np.ndarray, var: np.ndarray, mean: np.ndarray,
+                  gamma: np.ndarray, *grads: np.ndarray) -> tuple:
+        def contracted(xs: np.ndarray, dys: np.ndarray, gs: np.ndarray) -> float:
+            _, m, v = _layer_norm(norm, 1e-7)(xs, gs, gs)
+            outs = _layer_norm_grad(norm, 1e-7)(xs, dys, v, m, gs)
+            return sum(float((o * w).sum()) for o, w in zip(outs, grads, strict=True))
+
+        args = [t.astype(F64) for t in (x, dy, gamma)]
+        result = []
+        for i, arg in enumerate(args):
+            slope = np.zeros_like(arg)
+            for idx in np.ndindex(arg.shape):
+                ends = []
+                for step in (1e-5, -1e-5):
+                    moved = [a.copy() for a in args]
+                    moved[i][idx] += step
+                    ends.append(contracted(*moved))
+                slope[idx] = (ends[0] - ends[1]) / 2e-5
+            result.append(slope.astype(x.dtype))
+        return tuple(result)
+
+    return reference
+
+
 def _ln_inputs(shape: tuple[int, ...], params: int) -> Callable[..., tuple]:
     def inputs(rng: np.random.Generator, dt: type) -> tuple:
         p = shape[params % len(shape):]
@@ -61,6 +90,16 @@ def _ln_grad_inputs(shape: tuple[int, ...], norm: int, params: int) -> Callable[
         x, gamma, _ = _ln_inputs(shape, params)(rng, dt)
         _, mean, var = _layer_norm(norm, 1e-7)(x, gamma, gamma)
         return x, sample(rng, dt, *shape), var, mean, gamma
+
+    return inputs
+
+
+def _ln_grad_grad_inputs(shape: tuple[int, ...], norm: int, params: int
+                         ) -> Callable[..., tuple]:
+    def inputs(rng: np.random.Generator, dt: type) -> tuple:
+        first = _ln_grad_inputs(shape, norm, params)(rng, dt)
+        p = first[-1].shape
+        return (*first, sample(rng, dt, *shape), sample(rng, dt, *p), sample(rng, dt, *p))
 
     return inputs
 
@@ -90,7 +129,14 @@ def _layer_norm_cases() -> list[OpCase]:
         cases.append(OpCase(f"LayerNormGrad/{name}", "LayerNormGrad",
                             lambda n=norm, p=params: norm_ops.LayerNormGrad(n, p),
                             _ln_grad_inputs(shape, norm, params), _layer_norm_grad(norm, 1e-7),
-                            FLOATS, tolerance={np.float16: (3e-2, 3e-2)}))
+                            FLOATS, (1, 4) if grad else (), {np.float16: (3e-2, 3e-2)}))
+        if grad:
+            cases.append(OpCase(
+                f"LayerNormGradGrad/{name}", "LayerNormGradGrad",
+                lambda n=norm, p=params: norm_ops.LayerNormGradGrad(n, p),
+                _ln_grad_grad_inputs(shape, norm, params), _layer_norm_grad_grad(norm),
+                FLOATS, tolerance={np.float16: (5e-2, 5e-2), np.float32: (1e-4, 1e-4),
+                                   np.float64: (1e-6, 1e-6)}))
     return cases
 
 

@@ -439,6 +439,7 @@ def _one_hot(prim: Any, dev: AscendDevice) -> Any:
 
 KERNELS = {
     "Reshape": _copy_as(_reshape),
+    "FlattenGrad": _copy_as(_reshape),
     "ExpandDims": _copy_as(_expand_dims),
     "Squeeze": _copy_as(_squeeze),
     "Identity": _copy_as(lambda prim, x: x.shape),

@@ -16,7 +16,7 @@ from ember_ascend.device import (
     transposed,
     view,
 )
-from ember_ascend.kernels.common import binary, unary
+from ember_ascend.kernels.common import Arithmetic, binary, unary
 
 
 def _squared_difference(prim: Any, dev: AscendDevice) -> Any:
@@ -272,6 +272,38 @@ def _select(prim: Any, dev: AscendDevice) -> Any:
     return kernel
 
 
+def _select_grad(prim: Any, dev: AscendDevice) -> Any:
+    """MaximumGrad or MinimumGrad: aclnnGtTensor (LtTensor) of x and y, aclnnSWhere of
+    ``dout`` and 0 for each input, summed back to its shape (aclnnReduceSum)."""
+    test = "GtTensor" if prim.compare == "greater" else "LtTensor"
+
+    def to_shape(a: Arithmetic, full: DeviceArray, shape: tuple[int, ...]) -> DeviceArray:
+        lead = full.ndim - len(shape)
+        axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape)
+                                          if n == 1 and full.shape[lead + i] != 1)
+        out = dev.empty(shape, full.dtype)
+        a.sum(full, axes, True, view(out, (1,) * lead + shape))
+        return out
+
+    def kernel(x: DeviceArray, y: DeviceArray, dout: DeviceArray) -> tuple:
+        a = Arithmetic(dev, dout.dtype)
+        to_x = a.compare(test, x, y)
+        return tuple(to_shape(a, a.where(to_x, *chosen), side.shape) if wanted
+                     else dev.zero(dev.empty(side.shape, dout.dtype))
+                     for wanted, side, chosen in ((prim.grad_x, x, (dout, 0)),
+                                                  (prim.grad_y, y, (0, dout))))
+
+    return kernel
+
+
+def _reciprocal_grad(prim: Any, dev: AscendDevice) -> Any:
+    def kernel(y: DeviceArray, dy: DeviceArray) -> DeviceArray:
+        a = Arithmetic(dev, y.dtype)
+        return a.mul(a.mul(y, y), a.mul(dy, -1))
+
+    return kernel
+
+
 KERNELS = {
     "Add": binary("Add", alpha=1),
     "Sub": binary("Sub", alpha=1),
@@ -294,6 +326,8 @@ KERNELS = {
     "BitwiseXor": binary("BitwiseXorTensor"),
     "Maximum": binary("Maximum"),
     "Minimum": binary("Minimum"),
+    "MaximumGrad": _select_grad,
+    "MinimumGrad": _select_grad,
     "Equal": binary("EqTensor", out_dtype=np.bool_),
     "NotEqual": binary("NeTensor", out_dtype=np.bool_),
     "Greater": binary("GtTensor", out_dtype=np.bool_),
@@ -313,6 +347,7 @@ KERNELS = {
     "Sqrt": unary("Sqrt"),
     "Rsqrt": unary("Rsqrt"),
     "Reciprocal": unary("Reciprocal"),
+    "ReciprocalGrad": _reciprocal_grad,
     "Inv": unary("Reciprocal"),
     "Expm1": unary("Expm1"),
     "Log1p": unary("Log1p"),

@@ -81,6 +81,7 @@ def _one_hot(prim):
 
 KERNELS = {
     "Reshape": lambda p: np.reshape,
+    "FlattenGrad": lambda p: np.reshape,
     "Transpose": lambda p: np.transpose,
     "ExpandDims": lambda p: np.expand_dims,
     "Squeeze": _squeeze,

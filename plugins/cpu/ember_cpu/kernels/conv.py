@@ -414,6 +414,28 @@ def _max_pool_grad(prim):
     return kernel
 
 
+def _scatter_to_planes(shape, grad, argmax):
+    """An array of ``shape`` (NCHW): ``grad`` added up at the positions ``argmax`` (h * W + w)
+    of each (n, c) plane."""
+    planes, size = shape[0] * shape[1], shape[2] * shape[3]
+    index = argmax.reshape(planes, math.prod(argmax.shape[2:])) + np.arange(planes)[:, None] * size
+    summed = np.bincount(index.ravel(), weights=grad.ravel(), minlength=planes * size)
+    return summed.astype(grad.dtype).reshape(shape)
+
+
+def _gather_from_planes(grad, argmax):
+    """``grad`` (NCHW) read at the positions ``argmax`` (h * W + w) of each (n, c) plane."""
+    n, c = grad.shape[:2]
+    return np.take_along_axis(grad.reshape(n, c, math.prod(grad.shape[2:])),
+                              argmax.reshape(n, c, math.prod(argmax.shape[2:])).astype(np.intp),
+                              2).reshape(argmax.shape)
+
+
+def _max_pool_grad_grad(prim):
+    pool = _max_pool_with_argmax(prim)
+    return lambda x, out, grad: _gather_from_planes(grad, pool(x)[1])
+
+
 def _avg_pool(prim):
     plan = _pool_plan(prim)
 
@@ -470,6 +492,11 @@ KERNELS = {
     "MaxPool": _max_pool,
     "MaxPoolGrad": _max_pool_grad,
     "MaxPoolWithArgmax": _max_pool_with_argmax,
+    "MaxPoolGradGrad": _max_pool_grad_grad,
+    "MaxPoolGradWithArgmax": lambda p: lambda x, grad, argmax: _scatter_to_planes(
+        x.shape, grad, argmax),
+    "MaxPoolGradGradWithArgmax": lambda p: lambda x, grad, argmax: _gather_from_planes(
+        grad, argmax),
     "AvgPool": _avg_pool,
     "AvgPoolGrad": _avg_pool_grad,
     "Conv3D": _conv,

@@ -119,6 +119,28 @@ def _arg_with_value(find):
     return factory
 
 
+def sum_to(a, shape):
+    """``a`` summed over the axes that broadcasting to its shape added or stretched."""
+    lead = a.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape)
+                                      if n == 1 and a.shape[lead + i] != 1)
+    return np.sum(a, axis=axes, dtype=a.dtype).reshape(shape) if axes else a
+
+
+def _select_grad(prim):
+    """MaximumGrad or MinimumGrad: ``dout`` to x where ``prim.compare`` (x, y) holds, else to
+    y, each summed back to its input's shape."""
+    wins, grad_x, grad_y = getattr(np, prim.compare), prim.grad_x, prim.grad_y
+
+    def kernel(x, y, dout):
+        to_x, zero = wins(x, y), np.zeros((), dout.dtype)
+        dx = sum_to(np.where(to_x, dout, zero), x.shape) if grad_x else np.zeros_like(x)
+        dy = sum_to(np.where(to_x, zero, dout), y.shape) if grad_y else np.zeros_like(y)
+        return dx, dy
+
+    return kernel
+
+
 def _add_n(prim):
     return _quiet(lambda *xs: functools.reduce(np.add, xs))
 
@@ -155,6 +177,8 @@ KERNELS = {
     "Pow": lambda p: _power,
     "Maximum": lambda p: np.maximum,
     "Minimum": lambda p: np.minimum,
+    "MaximumGrad": _select_grad,
+    "MinimumGrad": _select_grad,
     "Equal": lambda p: np.equal,
     "NotEqual": lambda p: np.not_equal,
     "Greater": lambda p: np.greater,
@@ -175,6 +199,7 @@ KERNELS = {
     "Rsqrt": _quiet_unary(lambda x: np.reciprocal(np.sqrt(x))),
     "SqrtGrad": lambda p: _quiet(lambda y, dy: dy / (2 * y)),
     "Reciprocal": _quiet_unary(np.reciprocal),
+    "ReciprocalGrad": lambda p: _quiet(lambda y, dy: -dy * y * y),
     "ZerosLike": lambda p: np.zeros_like,
     "OnesLike": lambda p: np.ones_like,
     "Cast": lambda p: _cast,

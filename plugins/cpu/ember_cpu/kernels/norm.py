@@ -44,6 +44,14 @@ def _layer_norm_grad(prim):
     return kernel
 
 
+def _layer_norm_grad_grad(prim):
+    def kernel(x, dy, variance, mean, gamma, *grads):
+        outs = prim.backward(np, *(_wide(a) for a in (x, dy, variance, mean, gamma, *grads)))
+        return tuple(o.astype(t.dtype, copy=False) for o, t in zip(outs, (x, dy, gamma)))
+
+    return kernel
+
+
 def _l2_norm(x, axis, epsilon):
     """(sum of squares over ``axis`` (kept), the norm used: sqrt(max(that, epsilon)))."""
     squares = np.sum(np.square(_wide(x)), axis=axis, keepdims=True)
@@ -83,6 +91,7 @@ def _lrn_grad(prim):
 KERNELS = {
     "LayerNorm": _layer_norm,
     "LayerNormGrad": _layer_norm_grad,
+    "LayerNormGradGrad": _layer_norm_grad_grad,
     "L2Normalize": _l2_normalize,
     "L2NormalizeGrad": _l2_normalize_grad,
     "LRN": _lrn,

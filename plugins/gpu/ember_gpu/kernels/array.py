@@ -217,6 +217,7 @@ def _one_hot(prim):
 
 KERNELS = {
     "Reshape": lambda p: lambda x, shape: raw.Reshape(tensor=x, shape=_ints(shape)),
+    "FlattenGrad": lambda p: lambda x, shape: raw.Reshape(tensor=x, shape=_ints(shape)),
     "Transpose": lambda p: lambda x, perm: raw.Transpose(x=x, perm=_ints(perm)),
     "ExpandDims": lambda p: lambda x, axis: raw.ExpandDims(input=x, axis=axis),
     "Squeeze": _squeeze,

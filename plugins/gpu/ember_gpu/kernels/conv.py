@@ -156,6 +156,30 @@ def _max_pool_with_argmax(prim):
     return kernel
 
 
+def _scatter_to_planes(shape, grad, argmax):
+    """A tensor of ``shape`` (NCHW): ``grad`` added up at the positions ``argmax`` (h * W + w)
+    of each (n, c) plane."""
+    planes, size = shape[0] * shape[1], shape[2] * shape[3]
+    index = (tf.reshape(tf.cast(argmax, tf.int32), [planes, math.prod(argmax.shape[2:])])
+             + tf.range(planes)[:, None] * size)
+    summed = tf.math.unsorted_segment_sum(tf.reshape(grad, [-1]), tf.reshape(index, [-1]),
+                                          planes * size)
+    return tf.reshape(summed, shape)
+
+
+def _gather_from_planes(grad, argmax):
+    """``grad`` (NCHW) read at the positions ``argmax`` (h * W + w) of each (n, c) plane."""
+    n, c = grad.shape[:2]
+    picked = tf.gather(tf.reshape(grad, [n, c, math.prod(grad.shape[2:])]),
+                       tf.reshape(argmax, [n, c, math.prod(argmax.shape[2:])]), batch_dims=2)
+    return tf.reshape(picked, argmax.shape)
+
+
+def _max_pool_grad_grad(prim):
+    pool = _max_pool_with_argmax(prim)
+    return lambda x, out, grad: _gather_from_planes(grad, pool(x)[1])
+
+
 def _max_pool_grad(prim):
     args = _pool_args(prim)
 
@@ -365,6 +389,11 @@ KERNELS = {
     "MaxPool": _max_pool,
     "MaxPoolGrad": _max_pool_grad,
     "MaxPoolWithArgmax": _max_pool_with_argmax,
+    "MaxPoolGradGrad": _max_pool_grad_grad,
+    "MaxPoolGradWithArgmax": lambda p: lambda x, grad, argmax: _scatter_to_planes(
+        tuple(x.shape), grad, argmax),
+    "MaxPoolGradGradWithArgmax": lambda p: lambda x, grad, argmax: _gather_from_planes(
+        grad, argmax),
     "AvgPool": _avg_pool,
     "AvgPoolGrad": _avg_pool_grad,
     "Conv3D": _conv3d,

@@ -240,6 +240,33 @@ def _matmul(product: Callable[[Any, Any, bool, bool], Any]) -> Factory:
     return factory
 
 
+def sum_to(a: Any, shape: tuple[int, ...]) -> Any:
+    """``a`` summed over the axes that broadcasting to ``shape`` added or stretched."""
+    lead = len(a.shape) - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape)
+                                      if n == 1 and a.shape[lead + i] != 1)
+    if not axes:
+        return a
+    return raw.Reshape(tensor=_sum(a, np.asarray(axes, np.int32), False),
+                       shape=np.asarray(shape, np.int32))
+
+
+def _select_grad(prim: Any) -> Kernel:
+    """MaximumGrad or MinimumGrad: ``dout`` to x where ``prim.compare`` (x, y) holds, else to
+    y, each summed back to its input's shape."""
+    wins, grad_x, grad_y = getattr(tf.math, prim.compare), prim.grad_x, prim.grad_y
+
+    def kernel(x: Any, y: Any, dout: Any) -> tuple:
+        to_x, zero = wins(x, y), raw.ZerosLike(x=dout)
+        dx = (sum_to(raw.SelectV2(condition=to_x, t=dout, e=zero), tuple(x.shape)) if grad_x
+              else raw.ZerosLike(x=x))
+        dy = (sum_to(raw.SelectV2(condition=to_x, t=zero, e=dout), tuple(y.shape)) if grad_y
+              else raw.ZerosLike(x=y))
+        return dx, dy
+
+    return kernel
+
+
 def _add_n(*xs: Any) -> Any:
     return raw.AddN(inputs=xs)
 
@@ -262,6 +289,8 @@ KERNELS: dict[str, Factory] = {
     "Pow": lambda p: _power,
     "Maximum": _extreme(raw.Maximum),
     "Minimum": _extreme(raw.Minimum),
+    "MaximumGrad": _select_grad,
+    "MinimumGrad": _select_grad,
     "Equal": _compare(raw.Equal),
     "NotEqual": _compare(raw.NotEqual),
     "Greater": _compare(raw.Greater),
@@ -282,6 +311,7 @@ KERNELS: dict[str, Factory] = {
     "Rsqrt": _unary(raw.Rsqrt),
     "SqrtGrad": lambda p: lambda y, dy: raw.SqrtGrad(y=y, dy=dy),
     "Reciprocal": _unary(raw.Reciprocal),
+    "ReciprocalGrad": lambda p: lambda y, dy: raw.ReciprocalGrad(y=y, dy=dy),
     "ZerosLike": _unary(raw.ZerosLike),
     "OnesLike": _unary(raw.OnesLike),
     "Cast": lambda p: _cast_kernel,

@@ -48,6 +48,14 @@ def _layer_norm_grad(prim):
     return kernel
 
 
+def _layer_norm_grad_grad(prim):
+    def kernel(x, dy, variance, mean, gamma, *grads):
+        outs = prim.backward(tnp, *(_wide(a) for a in (x, dy, variance, mean, gamma, *grads)))
+        return tuple(tf.cast(o, t.dtype) for o, t in zip(outs, (x, dy, gamma)))
+
+    return kernel
+
+
 def _l2_norm(x, axis, epsilon):
     squares = tf.reduce_sum(tf.square(_wide(x)), axis, keepdims=True)
     return squares, tf.sqrt(tf.maximum(squares, epsilon))
@@ -82,6 +90,7 @@ def _lrn_grad(prim):
 KERNELS = {
     "LayerNorm": _layer_norm,
     "LayerNormGrad": _layer_norm_grad,
+    "LayerNormGradGrad": _layer_norm_grad_grad,
     "L2Normalize": _l2_normalize,
     "L2NormalizeGrad": _l2_normalize_grad,
     "LRN": _lrn,
