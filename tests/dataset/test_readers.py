@@ -121,7 +121,7 @@ def test_mnist_arguments_and_files_are_checked(tmp_path, files, kwargs, error, m
         write_mnist(tmp_path, prefix, 2, seed=5)
     with pytest.raises(error, match=match):
         ds.MnistDataset(str(tmp_path), **kwargs)
-    with pytest.raises(ValueError, match="dataset_dir '.*nowhere' is not a directory"):
+    with pytest.raises(ValueError, match="The folder .*nowhere does not exist or is not a"):
         ds.MnistDataset(str(tmp_path / "nowhere"))
 
 

@@ -120,6 +120,27 @@ def find_files(patterns: Any, where: str) -> list[str]:
     return files
 
 
+def check_dir(dataset_dir: Any, where: str) -> str:
+    """``dataset_dir`` if it is a readable directory; TypeError or ValueError in 1.6's words."""
+    type_check(dataset_dir, (str,), "dataset_dir", where)
+    if not os.path.isdir(dataset_dir) or not os.access(dataset_dir, os.R_OK):
+        raise ValueError(f"{where}: The folder {dataset_dir} does not exist or is not a "
+                         "directory or permission denied!")
+    return dataset_dir
+
+
+def check_usage(usage: Any, valid: Any, where: str, default: str = "all") -> str:
+    """A reader's ``usage``: ``default`` for None, else a str among ``valid``; TypeError or
+    ValueError in MindSpore 1.6's words."""
+    if usage is None:
+        return default
+    type_check(usage, (str,), "usage", where)
+    if usage not in valid:
+        raise ValueError(f"{where}: Input usage is not within the valid set of {list(valid)}, "
+                         f"but got {usage!r}")
+    return usage
+
+
 def type_check(value: Any, types: Any, name: str, where: str = "") -> Any:
     """``value`` if it is one of ``types`` (a bool is not an int unless bool is listed; an Enum
     class as ``types`` lists its members, as MindSpore's ``Dither`` does); else a TypeError in

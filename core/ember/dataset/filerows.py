@@ -46,6 +46,17 @@ def check_num_samples(value: Any, where: str) -> int | None:
     return value or None
 
 
+def check_file_shuffle(shuffle: Any, where: str) -> bool | Shuffle:
+    """A file reader's ``shuffle``: True and None are ``Shuffle.GLOBAL``; False, GLOBAL or
+    FILES, else a ValueError."""
+    if shuffle is True or shuffle is None:
+        return Shuffle.GLOBAL
+    if shuffle is not False and shuffle not in (Shuffle.GLOBAL, Shuffle.FILES):
+        raise ValueError(f"{where}: shuffle must be a bool, Shuffle.GLOBAL or Shuffle.FILES, "
+                         f"but got {shuffle!r}")
+    return shuffle
+
+
 class FileRowsDataset(Dataset):
     """Rows of files, file after file.
 
@@ -68,12 +79,7 @@ class FileRowsDataset(Dataset):
                  shard_id: int | None) -> None:
         super().__init__()
         where = self._where = type(self).__name__
-        if shuffle is True or shuffle is None:
-            shuffle = Shuffle.GLOBAL
-        if shuffle is not False and shuffle not in (Shuffle.GLOBAL, Shuffle.FILES):
-            raise ValueError(f"{where}: shuffle must be a bool, Shuffle.GLOBAL or Shuffle.FILES, "
-                             f"but got {shuffle!r}")
-        self._shuffle = shuffle
+        self._shuffle = check_file_shuffle(shuffle, where)
         self._num_samples = check_num_samples(num_samples, where)
         self._workers = check_workers(num_parallel_workers, where)
         if num_parallel_workers is None and not _checks._workers_set:

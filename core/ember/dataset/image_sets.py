@@ -20,18 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from ember.dataset._checks import check_bool, type_check
+from ember.dataset._checks import check_bool, check_dir, check_usage, type_check
 from ember.dataset.engine import Row
 from ember.dataset.sources import MappableDataset
 from ember.dataset.vision.c_transforms import Decode
-
-
-def _check_dir(path: Any, where: str) -> str:
-    type_check(path, (str,), "dataset_dir", where)
-    if not os.path.isdir(path) or not os.access(path, os.R_OK):
-        raise ValueError(f"{where}: The folder {path} does not exist or is not a directory or "
-                         "permission denied!")
-    return path
 
 
 def _check_file(path: Any, where: str, name: str = "dataset_file") -> str:
@@ -85,10 +77,7 @@ class ManifestDataset(_ImageRows):
                  shard_id: int | None = None) -> None:
         where = type(self).__name__
         _check_file(dataset_file, where)
-        usage = "train" if usage is None else usage
-        if usage not in ("train", "eval", "inference"):
-            raise ValueError(f"{where}: Input usage is not within the valid set of ['train', "
-                             f"'eval', 'inference'], but got {usage!r}")
+        usage = check_usage(usage, ("train", "eval", "inference"), where, default="train")
         if class_indexing is not None:
             type_check(class_indexing, (dict,), "class_indexing", where)
         super().__init__(decode, num_samples, num_parallel_workers, shuffle, sampler,
@@ -156,7 +145,7 @@ class VOCDataset(_ImageRows):
                  decode: bool = False, sampler: Any = None, num_shards: int | None = None,
                  shard_id: int | None = None, extra_metadata: bool = False) -> None:
         where = type(self).__name__
-        _check_dir(dataset_dir, where)
+        check_dir(dataset_dir, where)
         type_check(task, (str,), "task", where)
         type_check(usage, (str,), "usage", where)
         if task == "Segmentation":
@@ -282,7 +271,7 @@ class CocoDataset(_ImageRows):
                  num_shards: int | None = None, shard_id: int | None = None,
                  extra_metadata: bool = False) -> None:
         where = type(self).__name__
-        _check_dir(dataset_dir, where)
+        check_dir(dataset_dir, where)
         _check_file(annotation_file, where, "annotation_file")
         type_check(task, (str,), "task", where)
         if task not in _COCO_COLUMNS:
@@ -396,11 +385,8 @@ class CelebADataset(_ImageRows):
                  num_samples: int | None = None, num_shards: int | None = None,
                  shard_id: int | None = None) -> None:
         where = type(self).__name__
-        _check_dir(dataset_dir, where)
-        usage = "all" if usage is None else usage
-        if usage not in ("all", "train", "valid", "test"):
-            raise ValueError(f"{where}: Input usage is not within the valid set of ['all', "
-                             f"'train', 'valid', 'test'], but got {usage!r}")
+        check_dir(dataset_dir, where)
+        usage = check_usage(usage, ("all", "train", "valid", "test"), where)
         if extensions is not None:
             type_check(extensions, (list,), "extensions", where)
         super().__init__(decode, num_samples, num_parallel_workers, shuffle, sampler,

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ember.dataset._checks import check_bool, type_check
+from ember.dataset._checks import check_bool, check_usage, type_check
 from ember.dataset.readers import MnistDataset
 
 
@@ -67,11 +67,7 @@ class QMnistDataset(MnistDataset):
                  shuffle: bool | None = None, sampler: Any = None,
                  num_shards: int | None = None, shard_id: int | None = None) -> None:
         self._compat = check_bool(compat, "QMnistDataset", "compat")
-        if usage is not None and type_check(usage, (str,), "usage", "QMnistDataset") \
-                not in _QMNIST_FILES:
-            raise ValueError(f"QMnistDataset: Input usage is not within the valid set of "
-                             f"{list(_QMNIST_FILES)}, but got {usage!r}")
-        self._usage = usage or "all"
+        self._usage = check_usage(usage, list(_QMNIST_FILES), "QMnistDataset")
         super().__init__(dataset_dir, None, num_samples, num_parallel_workers, shuffle, sampler,
                          num_shards, shard_id)
 

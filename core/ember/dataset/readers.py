@@ -20,11 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ember.dataset._checks import (
-    check_names,
-    find_files,
-    type_check,
-)
+from ember.dataset._checks import check_dir, check_names, check_usage, find_files
 from ember.dataset.engine import Row
 from ember.dataset.filerows import FileRowsDataset, Shuffle
 from ember.dataset.sources import MappableDataset
@@ -54,24 +50,8 @@ def read_idx(path: str | Path) -> np.ndarray:
     return np.frombuffer(data, dtype, offset=header).reshape(shape).astype(dtype.newbyteorder("="))
 
 
-def _directory(dataset_dir: Any, where: str) -> Path:
-    if not isinstance(dataset_dir, str | Path):
-        raise TypeError(f"{where}: dataset_dir must be a str path, but got "
-                        f"{type(dataset_dir).__name__}")
-    path = Path(dataset_dir)
-    if not path.is_dir():
-        raise ValueError(f"{where}: dataset_dir {str(dataset_dir)!r} is not a directory")
-    return path
-
-
 def _usage(usage: Any, where: str) -> str:
-    if usage is None:
-        return "all"
-    type_check(usage, (str,), "usage", where)
-    if usage not in ("train", "test", "all"):
-        raise ValueError(f"{where}: Input usage is not within the valid set of ['train', "
-                         f"'test', 'all'], but got {usage!r}")
-    return usage
+    return check_usage(usage, ("train", "test", "all"), where)
 
 
 class _InMemory(MappableDataset):
@@ -84,7 +64,8 @@ class _InMemory(MappableDataset):
                  num_shards: int | None = None, shard_id: int | None = None) -> None:
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         where = type(self).__name__
-        self._names, self._data = self._load(_directory(dataset_dir, where), _usage(usage, where))
+        directory = Path(check_dir(dataset_dir, where))
+        self._names, self._data = self._load(directory, _usage(usage, where))
 
     @abstractmethod
     def _load(self, directory: Path, usage: str) -> tuple[list[str], list[np.ndarray]]:

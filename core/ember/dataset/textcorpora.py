@@ -18,21 +18,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ember.dataset._checks import check_dir, check_usage
 from ember.dataset.engine import Row
 from ember.dataset.filerows import FileRowsDataset, Shuffle
 from ember.dataset.sources import MappableDataset
 from ember.dataset.textfiles import read_lines
-
-
-def check_dir(dataset_dir: Any, where: str) -> str:
-    """``dataset_dir`` if it is a readable directory, else MindSpore's errors."""
-    if not isinstance(dataset_dir, str):
-        raise TypeError(f"{where}: Argument dataset_dir with value {dataset_dir!r} is not of "
-                        f"type [<class 'str'>], but got {type(dataset_dir)}.")
-    if not os.path.isdir(dataset_dir) or not os.access(dataset_dir, os.R_OK):
-        raise ValueError(f"The folder {dataset_dir} does not exist or is not a directory or "
-                         "permission denied!")
-    return dataset_dir
 
 
 class _Corpus(FileRowsDataset):
@@ -48,12 +38,7 @@ class _Corpus(FileRowsDataset):
                  shard_id: int | None = None) -> None:
         where = type(self).__name__
         check_dir(dataset_dir, where)
-        usages = [*self._files_of, "all"]
-        if usage is not None and (not isinstance(usage, str) or usage not in usages):
-            if not isinstance(usage, str):
-                raise TypeError(f"Argument usage with value {usage!r} is not of type "
-                                f"[<class 'str'>], but got {type(usage)}.")
-            raise ValueError(f"Input usage is not within the valid set of {usages}.")
+        usage = check_usage(usage, [*self._files_of, "all"], where)
         super().__init__(num_samples, num_parallel_workers, shuffle, num_shards, shard_id)
         names = (self._files_of.values() if usage in (None, "all")
                  else [self._files_of[usage]])
@@ -230,9 +215,7 @@ class IMDBDataset(MappableDataset):
                  shard_id: int | None = None) -> None:
         where = type(self).__name__
         check_dir(dataset_dir, where)
-        if usage is not None and usage not in ("train", "test", "all"):
-            raise ValueError("Input usage is not within the valid set of ['train', 'test', "
-                             "'all'].")
+        usage = check_usage(usage, ("train", "test", "all"), where)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards,
                          shard_id)
         usages = ["train", "test"] if usage in (None, "all") else [usage]

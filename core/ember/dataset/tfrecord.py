@@ -28,7 +28,7 @@ from ember.dataset._checks import (
     find_files,
 )
 from ember.dataset.engine import Dataset, Row, _Run, buffer_shuffle
-from ember.dataset.readers import Shuffle
+from ember.dataset.filerows import Shuffle, check_file_shuffle
 from ember.dataset.schema import DE_TYPES, Schema
 from ember.train._checkpoint_proto import _field
 from ember.train.summary._summary_adapter import crc32c
@@ -219,12 +219,7 @@ class TFRecordDataset(Dataset):
                                                           minimum=0)
         self._num_samples = samples or (self._schema.num_rows if self._schema else 0)
         self._workers = check_workers(num_parallel_workers, where)
-        if shuffle is True or shuffle is None:
-            shuffle = Shuffle.GLOBAL
-        if shuffle is not False and shuffle not in (Shuffle.GLOBAL, Shuffle.FILES):
-            raise ValueError(f"{where}: shuffle must be a bool, Shuffle.GLOBAL or Shuffle.FILES, "
-                             f"but got {shuffle!r}")
-        self._shuffle = shuffle
+        self._shuffle = check_file_shuffle(shuffle, where)
         self._shard = check_shards(num_shards, shard_id, where)
         self._equal_rows = check_bool(shard_equal_rows, where, "shard_equal_rows")
         if cache is not None:
